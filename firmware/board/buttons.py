@@ -1,0 +1,35 @@
+# doodlebox buttons: polled, debounced push buttons (active low, internal pull-ups).
+DEBOUNCE_MS = 30
+
+
+class Buttons:
+    """poll(now_ms) returns the names of buttons that went down since the last poll.
+
+    A level must hold for `debounce_ms` before it counts; no interrupts are used.
+    """
+
+    def __init__(self, pins, debounce_ms=DEBOUNCE_MS):
+        self.debounce_ms = debounce_ms
+        self._pins = pins                   # [(name, machine.Pin)]
+        self._stable = [1] * len(pins)      # released
+        self._seen = [1] * len(pins)
+        self._since = [0] * len(pins)
+
+    def poll(self, now):
+        pressed = []
+        for i, (name, pin) in enumerate(self._pins):
+            level = pin.value()
+            if level != self._seen[i]:
+                self._seen[i] = level
+                self._since[i] = now
+            elif level != self._stable[i] and now - self._since[i] >= self.debounce_ms:
+                self._stable[i] = level
+                if level == 0:
+                    pressed.append(name)
+        return pressed
+
+    def held(self, name):
+        for i, (n, _pin) in enumerate(self._pins):
+            if n == name:
+                return self._stable[i] == 0
+        return False

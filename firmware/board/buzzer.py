@@ -1,0 +1,47 @@
+# doodlebox buzzer: named tunes on a passive piezo through PWM, played without blocking.
+
+# name -> ((frequency Hz, milliseconds), ...); frequency 0 is a rest
+TUNES = {
+    "start": ((523, 80), (659, 80), (784, 120)),
+    "roll": ((1200, 30), (0, 30), (1400, 30), (0, 30), (1600, 30)),
+    "claim": ((1568, 60),),
+    "choose": ((1175, 40), (0, 30), (1175, 40)),
+    "tree": ((784, 80), (523, 120)),
+    "refuse": ((196, 250),),
+    "end": ((784, 120), (659, 120), (523, 120), (392, 300)),
+}
+DUTY = 32768  # 50 % for a square wave
+
+
+class Buzzer:
+    def __init__(self, pwm):
+        self.pwm = pwm
+        self._notes = []
+        self._until = 0
+        self.pwm.duty_u16(0)
+
+    def play(self, name, now):
+        """Queue a tune; a refusal cuts in at once so it is heard immediately."""
+        tune = TUNES.get(name, ())
+        if name == "refuse":
+            self._notes = list(tune)
+            self._until = 0
+        else:
+            self._notes.extend(tune)
+        self.tick(now)
+
+    def tick(self, now):
+        if self._until and now < self._until:
+            return
+        if not self._notes:
+            if self._until:
+                self.pwm.duty_u16(0)
+                self._until = 0
+            return
+        freq, ms = self._notes.pop(0)
+        if freq:
+            self.pwm.freq(freq)
+            self.pwm.duty_u16(DUTY)
+        else:
+            self.pwm.duty_u16(0)
+        self._until = now + ms

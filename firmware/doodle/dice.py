@@ -1,0 +1,73 @@
+# doodlebox dice: the column die and the white dice of one round, with the tumble animation.
+
+ROLL_MS = 600
+TUMBLE_STEP_MS = 80
+
+OFF = 0
+ROLLING = 1
+LIT = 2
+TAKEN = 3
+
+
+class Dice:
+    """Die 0 is the column die; dice 1..whites are white. rand(n) gives 0..n-1."""
+
+    def __init__(self, rand, count=7):
+        self.rand = rand
+        self.count = count
+        self.values = [0] * count
+        self.states = [OFF] * count
+        self.whites = 0
+        self._until = 0
+        self._step = 0
+        self.rev = 0
+
+    def roll(self, whites, now, column_only=False):
+        """Roll the column die (and `whites` white dice); returns the settled values."""
+        self.whites = 0 if column_only else whites
+        for i in range(self.count):
+            used = i == 0 or i <= self.whites
+            self.values[i] = self.rand(6) + 1 if used else 0
+            self.states[i] = ROLLING if used else OFF
+        self._until = now + ROLL_MS
+        self._step = now
+        self.rev += 1
+        return self.values[0], self.values[1:self.whites + 1]
+
+    def rolling(self, now):
+        return self._until and now < self._until
+
+    def take(self, i):
+        self.states[i] = TAKEN
+        self.rev += 1
+
+    def clear(self):
+        for i in range(self.count):
+            self.states[i] = OFF
+            self.values[i] = 0
+        self.rev += 1
+
+    def tick(self, now):
+        if not self._until:
+            return
+        if now >= self._until:
+            self._until = 0
+            for i in range(self.count):
+                if self.states[i] == ROLLING:
+                    self.states[i] = LIT
+            self.rev += 1
+        elif now - self._step >= TUMBLE_STEP_MS:
+            self._step = now
+            self.rev += 1
+
+    def shown(self, now):
+        """[(face, state)] per die; a rolling die shows a tumbling face."""
+        out = []
+        for i in range(self.count):
+            st = self.states[i]
+            if st == ROLLING and self._until and now < self._until:
+                face = ((now // TUMBLE_STEP_MS) * 5 + i * 3) % 6 + 1  # animation only, not chance
+            else:
+                face = self.values[i]
+            out.append((face, st))
+        return out

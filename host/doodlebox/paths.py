@@ -1,0 +1,39 @@
+"""Where the project's files are: the firmware tree, hardware data, layouts, the user's data."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def root() -> Path:
+    """The source checkout (the package is installed editable from host/)."""
+    env = os.environ.get("DOODLEBOX_ROOT")
+    return Path(env) if env else _PACKAGE.parent.parent
+
+
+def firmware() -> Path:
+    return root() / "firmware"
+
+
+def hardware() -> Path:
+    return root() / "hardware"
+
+
+def layouts() -> Path:
+    return _PACKAGE / "layouts"
+
+
+def guest() -> Path:
+    return _PACKAGE / "virtual" / "guest"
+
+
+def data_dir() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("doodlebox", appauthor=False))
+
+
+def default_db() -> Path:
+    return data_dir() / "doodlebox.sqlite3"
