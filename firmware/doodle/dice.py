@@ -47,6 +47,11 @@ class Dice:
             self.values[i] = 0
         self.rev += 1
 
+    def settle(self):
+        if self._until:
+            self._until = 1
+            self.tick(1)
+
     def tick(self, now):
         if not self._until:
             return

@@ -1,0 +1,125 @@
+# Draws the app's screen (a list of short strings) into a 296x128 MONO_VLSB framebuf and
+# hands it to the e-paper driver (board/ssd1680.py).
+#
+# Pixels: 1 = white, 0 = black (the SSD1680 RAM convention; the driver sends the buffer
+# as is). Black text on white.
+#
+# Layout: line 0 is the title, drawn at double size (16 px high, up to 18 characters)
+# from y=0, with a 1 px rule at y=17. The other lines (up to 14, 37 characters each) start
+# at y=19 with a 9 px pitch when they fit (up to 12 lines), else an 8 px pitch (13 lines);
+# 14 lines are packed at an 8 px pitch from y=16 with no rule. A line starting with "!" is
+# drawn white on a black bar (the "!" is not shown).
+
+import framebuf
+
+W = 296
+H = 128
+TITLE_CHARS = 18
+LINE_CHARS = 37
+RULE_Y = 17
+BODY_Y = 19
+
+# 4 bits -> 8 bits, every bit doubled (bit i -> bits 2i and 2i+1)
+_DOUBLE = bytes(
+    sum(((n >> i) & 1) * (3 << (2 * i)) for i in range(4)) for n in range(16)
+)
+
+
+class Panel:
+    def __init__(self, driver, width=W, height=H):
+        self.driver = driver
+        self.width = width
+        self.height = height
+        self.buf = bytearray(width * ((height + 7) // 8))
+        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
+        self._tbuf = bytearray(TITLE_CHARS * 8)
+        self._tfb = framebuf.FrameBuffer(self._tbuf, TITLE_CHARS * 8, 8, framebuf.MONO_VLSB)
+        self._last = None
+        self.draws = 0  # times the screen was redrawn (and handed to the driver)
+
+    def show(self, lines, now_ms=None, full=False):
+        """Draw `lines` (title first) unless they equal the last shown lines, then queue
+        the picture on the driver. Returns True if it redrew."""
+        if not full and self._same(lines):
+            return False
+        self._last = list(lines)
+        self.draw(lines)
+        self.draws += 1
+        self.driver.show(self.buf, full)
+        if now_ms is not None:
+            self.driver.tick(now_ms)
+        return True
+
+    def tick(self, now_ms):
+        self.driver.tick(now_ms)
+
+    def _same(self, lines):
+        last = self._last
+        if last is None or len(lines) != len(last):
+            return False
+        for i in range(len(last)):
+            if lines[i] != last[i]:
+                return False
+        return True
+
+    def busy(self):
+        return self.driver.busy()
+
+    # -- drawing -------------------------------------------------------------------
+    def draw(self, lines):
+        fb = self.fb
+        fb.fill(1)
+        if not lines:
+            return
+        self._title(lines[0])
+        body = lines[1:]
+        n = len(body)
+        y = BODY_Y
+        h = self.height
+        if y + n * 9 <= h + 1:  # the last 1 px gap may fall off the bottom
+            pitch = 9
+            fb.hline(0, RULE_Y, self.width, 0)
+        elif y + n * 8 <= h:
+            pitch = 8
+            fb.hline(0, RULE_Y, self.width, 0)
+        else:  # 14 lines: no rule, lines packed right under the title
+            pitch = 8
+            y = 16
+        for s in body:
+            if y >= self.height:
+                break
+            s = str(s)
+            if s.startswith("!"):
+                fb.fill_rect(0, y - 1, self.width, pitch, 0)
+                fb.text(s[1:LINE_CHARS + 1], 0, y, 1)
+            else:
+                fb.text(s[:LINE_CHARS], 0, y, 0)
+            y += pitch
+
+    def _title(self, s):
+        # draw at 1x into the scratch buffer, then double: each scratch byte is one column
+        # of 8 pixels (VLSB) -> two bytes (pages 0 and 1) in two adjacent columns.
+        s = str(s)
+        inv = s.startswith("!")
+        if inv:
+            s = s[1:]
+        s = s[:TITLE_CHARS]
+        tfb = self._tfb
+        tfb.fill(0 if inv else 1)
+        tfb.text(s, 0, 0, 1 if inv else 0)
+        buf = self.buf
+        w = self.width
+        d = _DOUBLE
+        cols = len(s) * 8
+        if inv:
+            self.fb.fill_rect(0, 0, w, 16, 0)
+        tb = self._tbuf
+        for cx in range(cols):
+            b = tb[cx]
+            lo = d[b & 15]
+            hi = d[b >> 4]
+            x = 2 * cx
+            buf[x] = lo
+            buf[x + 1] = lo
+            buf[w + x] = hi
+            buf[w + x + 1] = hi

@@ -1,0 +1,277 @@
+# SSD1680 e-paper driver (2.9" 128x296 panel used landscape 296x128), non-blocking.
+#
+# The app draws into framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_VLSB) (4736 bytes)
+# with 1 = white and 0 = black (the SSD1680 RAM convention, so no inversion is needed).
+#
+# Landscape trick: with data entry mode 0x06 (X decrement, Y increment, Y counter first),
+# RAM X window 15 -> 0 and Y window 0 -> 295, counters X=15, Y=0, the VLSB buffer is sent
+# to RAM as is: buffer byte [page*296 + x] goes to RAM byte (X=15-page, Y=x). Bit b of that
+# byte (landscape y = 8*page + b) is RAM bit b, i.e. panel column 8*(15-page) + 7 - b.
+# So landscape (x, y) shows at panel (x_p = 127 - y, y_p = x).
+#
+# The panel's built-in (OTP) waveforms are used; no LUT is uploaded:
+#   full refresh:    0x22 <- 0xF7 (clock+analog on, load temperature + LUT, display mode 1,
+#                    analog+clock off); 0x24 and 0x26 both get the new image first.
+#   partial refresh: 0x22 <- 0xFF (the same with display mode 2, which compares the new
+#                    image in 0x24 with the previous one in 0x26); 0x26 gets the previous
+#                    image, 0x24 the new one.
+#
+# Nothing here sleeps: show() only queues; tick(now_ms) runs one small step of a state
+# machine (reset pulse, SW reset, init, RAM writes in chunks, update, BUSY polling with a
+# timeout). Idle tick() is one comparison.
+
+import time
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_IDLE = const(0)
+_START = const(1)
+_RST_LOW = const(2)
+_RST_HIGH = const(3)
+_WAIT = const(4)
+_INIT = const(5)
+_WRITE = const(6)
+_UPDATE = const(7)
+_DONE = const(8)
+_RST_WAIT = const(9)
+
+UPDATE_FULL = const(0xF7)
+UPDATE_PARTIAL = const(0xFF)
+
+
+
+class SSD1680:
+    def __init__(self, spi, cs, dc, rst, busy, width=296, height=128):
+        self._spi = spi
+        self._cs = cs
+        self._dc = dc
+        self._rst = rst
+        self._busy = busy
+        self.width = width
+        self.height = height
+        self.nbytes = width * ((height + 7) // 8)
+        xend = (height + 7) // 8 - 1  # RAM X byte of the first page (15)
+        g = width - 1  # last gate / RAM row (295)
+        self._xcnt = bytes((xend,))
+        self._init_seq = (
+            (0x01, bytes((g & 0xFF, g >> 8, 0))),  # driver output control: gates, scan normal
+            (0x11, b"\x06"),  # data entry: X decrement, Y increment, Y first (AM=1)
+            (0x44, bytes((xend, 0))),  # RAM X window: byte 15 -> 0
+            (0x45, bytes((0, 0, g & 0xFF, g >> 8))),  # RAM Y window: 0 -> 295
+            (0x3C, b"\x05"),  # border waveform: follow LUT (white)
+            (0x21, b"\x00\x80"),  # display update control 1: normal RAM, source S8..S167
+            (0x18, b"\x80"),  # internal temperature sensor
+        )
+        self._shown = bytearray(b"\xff" * self.nbytes)  # image on the panel (0x26 copy)
+        self._b1 = bytearray(1)
+        # tunables
+        self.full_every = 20  # partial refreshes before a forced full one
+        self.timeout_ms = 5000  # BUSY longer than this is an error
+        self.chunk = 1024  # bytes of RAM written per tick
+        self.reset_low_ms = 2
+        self.reset_wait_ms = 10
+        # status
+        self.partials = 0  # partial refreshes since the last full one
+        self.full_refreshes = 0
+        self.partial_refreshes = 0
+        self.errors = 0
+        self.last_error = None
+        self.last_kind = None  # "full" / "partial"
+        # state
+        self._st = _IDLE
+        self._pending = None
+        self._pending_full = False
+        self._need_init = True
+        self._need_full = True
+        self._full = False
+        self._t0 = None
+        self._min = 0
+        self._next = _IDLE
+        self._planes = ()
+        self._plane = 0
+        self._off = 0
+        cs.value(1)
+        rst.value(1)
+
+    # -- public -------------------------------------------------------------------
+    def busy(self):
+        """True while a refresh (or reset/init) is in progress or queued."""
+        return self._st != _IDLE
+
+    def show(self, buf, full=False):
+        """Queue buf for display. Never blocks: if a refresh is running the newest buffer
+        is kept and shown when the panel is free. The buffer is copied when the driver
+        starts sending it to the panel RAM; after that the caller may draw into it."""
+        self._pending = buf
+        if full:
+            self._pending_full = True
+        if self._st == _IDLE:
+            self._st = _START
+
+    def tick(self, now_ms):
+        """Advance the state machine; cheap when idle."""
+        if self._st == _IDLE:
+            return
+        for _ in range(8):
+            if not self._step(now_ms):
+                return
+
+    def sleep(self):
+        """Deep sleep (0x10) if idle; the next show() resets and re-inits. Returns True
+        if the command was sent."""
+        if self._st != _IDLE or self._need_init:
+            return False
+        self._cmd(0x10, b"\x01")
+        self._need_init = True
+        return True
+
+    # -- internals ----------------------------------------------------------------
+    def _cmd(self, c, data=None):
+        cs = self._cs
+        dc = self._dc
+        cs.value(0)
+        dc.value(0)
+        self._b1[0] = c
+        self._spi.write(self._b1)
+        if data:
+            dc.value(1)
+            self._spi.write(data)
+        cs.value(1)
+
+    def _wait(self, now, min_ms, nxt):
+        self._t0 = now
+        self._min = min_ms
+        self._next = nxt
+        self._st = _WAIT
+
+    def _fail(self, msg):
+        self.errors += 1
+        self.last_error = msg
+        self._need_init = True
+        self._need_full = True
+        self._rst.value(1)
+        self._cs.value(1)
+        if self._pending is None:  # retry what we were showing
+            self._pending = self._shown
+        self._st = _START
+
+    def _step(self, now):
+        # returns True to run the next step in the same tick
+        st = self._st
+        if st == _WAIT:
+            el = time.ticks_diff(now, self._t0)
+            if self._busy.value():
+                if el >= self.timeout_ms:
+                    self._fail("BUSY timeout")
+                return False
+            if el < self._min:
+                return False
+            self._st = self._next
+            return True
+        if st == _WRITE:
+            return self._write()
+        if st == _START:
+            if self._pending is None:
+                self._st = _IDLE
+                return False
+            full = self._pending_full or self._need_full or self.partials >= self.full_every
+            self._full = full
+            self._pending_full = False
+            src = self._pending
+            self._pending = None
+            shown = self._shown
+            if full:
+                shown[:] = src
+                self._planes = ((0x24, None), (0x26, None))
+            else:
+                # 0x26 <- image now on screen, then 0x24 <- new image
+                self._planes = ((0x26, None), (0x24, src))
+            self._plane = 0
+            self._off = 0
+            if self._need_init:
+                self._st = _RST_LOW
+            else:
+                self._st = _WRITE
+            return True
+        if st == _RST_LOW:
+            self._rst.value(0)
+            self._t0 = now
+            self._st = _RST_HIGH
+            return False
+        if st == _RST_HIGH:
+            if time.ticks_diff(now, self._t0) < self.reset_low_ms:
+                return False
+            self._rst.value(1)
+            self._t0 = now
+            self._st = _RST_WAIT
+            return False
+        if st == _RST_WAIT:
+            if time.ticks_diff(now, self._t0) < self.reset_wait_ms:
+                return False
+            self._cmd(0x12)  # SW reset; BUSY high until done
+            self._wait(now, self.reset_wait_ms, _INIT)
+            return False
+        if st == _INIT:
+            for c, d in self._init_seq:
+                self._cmd(c, d)
+            self._need_init = False
+            self._st = _WRITE
+            return True
+        if st == _UPDATE:
+            full = self._full
+            self._cmd(0x22, b"\xf7" if full else b"\xff")
+            self._cmd(0x20)
+            if full:
+                self.full_refreshes += 1
+                self.partials = 0
+                self._need_full = False
+                self.last_kind = "full"
+            else:
+                self.partial_refreshes += 1
+                self.partials += 1
+                self.last_kind = "partial"
+            self._wait(now, 0, _DONE)
+            return False
+        if st == _DONE:
+            self._st = _START if self._pending is not None else _IDLE
+            return self._st != _IDLE
+        self._st = _IDLE
+        return False
+
+    def _write(self):
+        cmd, src = self._planes[self._plane]
+        shown = self._shown
+        off = self._off
+        if off == 0:
+            if src is not None:
+                # the "previous" plane is done: take the new image now
+                shown[:] = src
+            self._cmd(0x4E, self._xcnt)
+            self._cmd(0x4F, b"\x00\x00")
+            cs = self._cs
+            cs.value(0)
+            self._dc.value(0)
+            self._b1[0] = cmd
+            self._spi.write(self._b1)
+            cs.value(1)
+        n = self.nbytes - off
+        if n > self.chunk:
+            n = self.chunk
+        self._cs.value(0)
+        self._dc.value(1)
+        self._spi.write(memoryview(shown)[off:off + n])
+        self._cs.value(1)
+        off += n
+        if off >= self.nbytes:
+            self._off = 0
+            self._plane += 1
+            if self._plane >= len(self._planes):
+                self._st = _UPDATE
+                return True
+        else:
+            self._off = off
+        return False

@@ -1,0 +1,3 @@
+from doodlebox.cli import main
+
+raise SystemExit(main())

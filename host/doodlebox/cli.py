@@ -1,0 +1,219 @@
+"""The doodlebox command: log games from a console, list them, run the virtual console."""
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from pathlib import Path
+
+from doodlebox import __version__, paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="doodlebox", description="Log, list and simulate doodlebox games.")
+    parser.add_argument("--version", action="version", version=f"doodlebox {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("log", help="log games from a console (a Pico by USB id, else the virtual console)")
+    p.add_argument("--port", help="serial port of the console (default: find a Pico, else start the virtual console)")
+    p.add_argument("--db", type=Path, help=f"SQLite file (default {paths.default_db()})")
+    p.add_argument("--cpython", action="store_true", help="run the virtual console under CPython, not the MicroPython VM")
+    p.add_argument("--seed", type=int, default=None, help="seed of the virtual console's dice")
+    p.set_defaults(func=cmd_log)
+
+    p = sub.add_parser("games", help="list the stored games")
+    p.add_argument("--db", type=Path)
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("sim", help="run the virtual console on a pseudo-terminal")
+    p.add_argument("--cpython", action="store_true", help="run the firmware under CPython (faster)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--flash", type=Path, help="flash folder (default: a temporary one)")
+    p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser("demo", help="play a 3-player Doodle City game through the whole stack")
+    p.add_argument("--db", type=Path, help="SQLite file (default: a new file under the data folder)")
+    p.add_argument("--cpython", action="store_true")
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--seed", type=int, default=7)
+    p.set_defaults(func=cmd_demo)
+
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+        return 130
+    except CliError as exc:
+        print(f"doodlebox: {exc}", file=sys.stderr)
+        return 1
+
+
+class CliError(RuntimeError):
+    pass
+
+
+def _db(args) -> Path:
+    return args.db or paths.default_db()
+
+
+def _start_virtual(mode: str, seed: int, flash: Path | None = None):
+    from doodlebox.virtual.console import VirtualConsole
+
+    return VirtualConsole(mode=mode, seed=seed, flash_dir=flash).start()
+
+
+def cmd_log(args) -> int:
+    from doodlebox.live import describe
+    from doodlebox.ports import find_pico
+    from doodlebox.runner import LinkThread
+
+    vc = None
+    port = args.port
+    if port is None:
+        found = find_pico()
+        if len(found) > 1:
+            raise CliError(f"several Picos attached ({', '.join(found)}): choose one with --port")
+        if found:
+            port = found[0]
+            print(f"console: Pico on {port}")
+        else:
+            vc = _start_virtual("cpython" if args.cpython else "vm", args.seed if args.seed is not None else int(time.time()),
+                                paths.data_dir() / "virtual-flash")
+            port = vc.port
+            print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
+    db = _db(args)
+    print(f"store: {db}")
+    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}")).start()
+    try:
+        if not link.wait_ready(15) or link.error:
+            raise CliError(link.error or "the console did not answer")
+        c = link.link.console
+        print(f"connected: console {c.uid}, firmware {c.fw}, boot {c.boot}")
+        stop = threading.Event()
+
+        def printer():
+            while not stop.is_set():
+                try:
+                    e = link.events.get(timeout=0.2)
+                except Exception:
+                    continue
+                print(describe(e), flush=True)
+        threading.Thread(target=printer, daemon=True).start()
+        if vc is not None and sys.stdin.isatty():
+            from doodlebox.virtual.panel import TerminalPanel
+
+            TerminalPanel(vc, paths.data_dir()).run(keep_going=lambda: link.error is None)
+        else:
+            while link.error is None and (vc is None or vc.running):
+                time.sleep(0.2)
+        stop.set()
+        if link.error:
+            raise CliError(link.error)
+        return 0
+    finally:
+        link.stop()
+        if vc is not None:
+            vc.stop()
+        if link.link is not None:
+            n = link.link.counts
+            print(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)")
+
+
+def cmd_games(args) -> int:
+    from doodlebox.store import Store, StoreError
+
+    db = _db(args)
+    if not db.exists():
+        raise CliError(f"no database at {db} (run `doodlebox log` first)")
+    try:
+        store = Store(db)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    games = store.games()
+    if not games:
+        print("no games stored")
+        return 0
+    print(f"{'#':>3}  {'console':16}  {'boot':>4}  {'game':>4}  {'edition':8} {'players':>7}  {'variant':8} {'rounds':>6}  {'ended':8}  started")
+    for g in games:
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["started"])) if g["started"] else "?"
+        print(f"{g['id']:>3}  {g['uid']:16}  {g['boot']:>4}  {g['g']:>4}  {g['edition'] or '?':8} {g['players'] or 0:>7}  "
+              f"{g['variant'] or '-':8} {g['rounds']:>6}  {g['end_reason'] or 'playing':8}  {started}")
+    return 0
+
+
+def cmd_sim(args) -> int:
+    """Prints `pty: PATH`; with a terminal the keys press buttons, else stdin takes commands:
+    `press NAME [MS]`, `png PATH`, `status`, `quit`."""
+    vc = _start_virtual("cpython" if args.cpython else "vm", args.seed, args.flash)
+    print(f"pty: {vc.port}", flush=True)
+    try:
+        if sys.stdin.isatty():
+            from doodlebox.virtual.panel import TerminalPanel
+
+            TerminalPanel(vc, Path(vc.flash)).run(keep_going=lambda: vc.running)
+            return 0
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "press" and len(words) >= 2:
+                vc.press(words[1], float(words[2]) if len(words) > 2 else 80)
+            elif words[0] == "png" and len(words) == 2:
+                print(f"png: {vc.save_panel(words[1])}", flush=True)
+            elif words[0] == "status":
+                from doodlebox.virtual.panel import dice_text
+
+                print(f"status: {'running' if vc.running else 'stopped: ' + str(vc.error)} dice {dice_text(vc)}", flush=True)
+            elif words[0] == "quit":
+                break
+            else:
+                print(f"error: unknown command {line.strip()!r}", flush=True)
+        return 0 if vc.error is None else 1
+    finally:
+        vc.stop()
+
+
+def cmd_demo(args) -> int:
+    from doodlebox.bot import BotError, Table
+    from doodlebox.live import describe
+    from doodlebox.runner import LinkThread
+    from doodlebox.store import Store
+
+    db = args.db or paths.data_dir() / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
+    vc = _start_virtual("cpython" if args.cpython else "vm", args.seed)
+    print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
+    link = LinkThread(vc.port, db, on_note=lambda t: print(f"  note: {t}")).start()
+    try:
+        if not link.wait_ready(30) or link.error:
+            raise CliError(link.error or "the virtual console did not answer")
+
+        def press(name: str) -> None:
+            vc.press(name, 60)
+            time.sleep(0.14)
+
+        table = Table(press, link.events, seed=args.seed, show=lambda e: print(describe(e), flush=True))
+        try:
+            table.play_game(players=args.players)
+        except BotError as exc:
+            raise CliError(f"demo failed: {exc}") from None
+        png = vc.save_panel(Path(db).with_suffix(".png"))
+        # let the last acks land, then read back what the store holds
+        time.sleep(0.3)
+    finally:
+        link.stop()
+        vc.stop()
+    store = Store(db)
+    events = store.events()
+    games = store.games()
+    print(f"\nstored {len(events)} events in {db}; e-paper picture {png}")
+    for g in games:
+        print(f"game {g['g']} of console {g['uid']} boot {g['boot']}: {g['edition']}, {g['players']} players, "
+              f"{g['rounds']} rounds, ended: {g['end_reason']}")
+    complete = any(g["end_reason"] == "trees" for g in games)
+    return 0 if complete else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Run the firmware files under CPython (`doodlebox sim --cpython`): fast, same code paths.
+
+The guest hardware models stand in for `machine` and `neopixel`; `time` gains MicroPython's
+`ticks_ms`, `ticks_diff`, `ticks_add` and `sleep_ms`. The firmware's packages are loaded
+fresh from the flash folder and removed from `sys.modules` afterwards.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from doodlebox.virtual.vm import install_guest_modules, uninstall_guest_modules
+
+_T0 = time.monotonic()
+
+
+def _ticks_ms() -> int:
+    return int((time.monotonic() - _T0) * 1000) & 0x3FFFFFFF
+
+
+def _ticks_diff(a: int, b: int) -> int:
+    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+
+
+def micropython_time() -> None:
+    time.ticks_ms = _ticks_ms  # type: ignore[attr-defined]
+    time.ticks_diff = _ticks_diff  # type: ignore[attr-defined]
+    time.ticks_add = lambda a, b: (a + b) & 0x3FFFFFFF  # type: ignore[attr-defined]
+    time.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]
+
+
+def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
+    micropython_time()
+    saved = install_guest_modules(backend)
+    from doodlebox.virtual import cpython_framebuf
+
+    saved_fb = sys.modules.get("framebuf")
+    sys.modules["framebuf"] = cpython_framebuf
+    before = set(sys.modules)
+    sys.path[:0] = [str(flash)]
+    try:
+        import hwlink  # type: ignore[import-not-found]
+        from board import loop, pico  # type: ignore[import-not-found]
+
+        board = pico.Board(usb=hwlink.UsbStream(), flash=str(flash) + "/")
+        uninstall_guest_modules({"random": saved["random"]})  # the host keeps its own random
+        loop.run(board)
+    finally:
+        sys.path.remove(str(flash))
+        for name in set(sys.modules) - before:
+            if name.split(".")[0] in ("board", "doodle"):
+                del sys.modules[name]
+        uninstall_guest_modules(saved)
+        if saved_fb is None:
+            sys.modules.pop("framebuf", None)
+        else:
+            sys.modules["framebuf"] = saved_fb

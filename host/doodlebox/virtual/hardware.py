@@ -1,0 +1,368 @@
+"""Host-side models of the Pico's hardware, behind the guest's ``hw_*`` host functions.
+
+The guest modules in ``virtual/guest/`` (``machine``, ``neopixel``, ``random``) call
+the functions returned by :meth:`Hardware.host_functions` (in the VM through
+``host.call``, under CPython through ``hwlink.set_backend(hardware.call)``). The
+names and arguments are the table in docs/architecture.md.
+
+Pin model: a pin configured ``"out"`` reads back its driven level; an input reads
+its pull (``"up"`` -> 1, ``"down"``/none -> 0) unless a button holds it at 0. So a
+button pin set up as ``Pin(n, Pin.IN, Pin.PULL_UP)`` reads 1 released and 0 pressed.
+The e-paper BUSY pin reads ``epaper.busy(clock())``; a falling-then-rising edge on
+RST calls ``epaper.reset()``; SPI writes on the e-paper bus while CS is low go to
+``epaper.spi_write(data, dc)`` with the DC pin's level.
+"""
+
+from __future__ import annotations
+
+import binascii
+import heapq
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Optional
+
+__all__ = ["Hardware", "Ws2812Strip", "Buzzer", "load_pins", "USB_READ_CAP"]
+
+# hw_usb_read answers at most this many bytes, so the hex reply fits the VM's
+# 4096-byte host result buffer with room to spare.
+USB_READ_CAP = 1024
+
+
+def load_pins(path: str | Path | None = None) -> dict:
+    """hardware/pins.json as a dict (default: the repo's copy)."""
+    if path is None:
+        path = Path(__file__).resolve().parents[3] / "hardware" / "pins.json"
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class Ws2812Strip:
+    """The LED dice chain: keeps the latest frame (GRB bytes) and counts writes."""
+
+    def __init__(self, pin: int, dice: int = 7, pips_per_die: int = 7, max_level: int = 255) -> None:
+        self.pin = pin
+        self.n_dice = dice
+        self.pips_per_die = pips_per_die
+        self.max_level = max_level
+        self.count = dice * pips_per_die
+        self.frame = bytes(3 * self.count)  # GRB, as on the wire
+        self.writes = 0
+        self.max_seen = 0  # highest channel value ever written (power budget check)
+
+    def write(self, data: bytes) -> None:
+        data = bytes(data)
+        if len(data) < len(self.frame):  # a short write leaves the tail as it was
+            data = data + self.frame[len(data):]
+        self.frame = data
+        self.writes += 1
+        if data:
+            self.max_seen = max(self.max_seen, max(data))
+
+    def pixels(self) -> list[tuple[int, int, int]]:
+        """Every LED of the chain as (r, g, b)."""
+        f = self.frame
+        return [(f[3 * i + 1], f[3 * i], f[3 * i + 2]) for i in range(self.count)]
+
+    def dice(self) -> list[list[tuple[int, int, int]]]:
+        """Per die, its pips as (r, g, b) in pip order TL, TR, ML, C, MR, BL, BR."""
+        px = self.pixels()
+        k = self.pips_per_die
+        return [px[d * k:(d + 1) * k] for d in range(self.n_dice)]
+
+    def lit(self) -> list[list[bool]]:
+        """Per die, which pips are on (any channel non-zero)."""
+        return [[any(p) for p in die] for die in self.dice()]
+
+
+class Buzzer:
+    """A passive piezo on a PWM pin: logs every change of (freq, duty)."""
+
+    def __init__(self, pin: int, clock: Callable[[], float]) -> None:
+        self.pin = pin
+        self._clock = clock
+        self._t0 = clock()
+        self.log: list[tuple[float, int, int]] = []  # (t_seconds since start, freq, duty_u16)
+        self.freq = 0
+        self.duty = 0
+
+    def now(self) -> float:
+        return self._clock() - self._t0
+
+    @property
+    def sounding(self) -> bool:
+        return self.freq > 0 and self.duty > 0
+
+    def set(self, freq: int, duty: int) -> None:
+        freq, duty = int(freq), int(duty)
+        if (freq, duty) == (self.freq, self.duty):
+            return
+        self.freq, self.duty = freq, duty
+        self.log.append((self.now(), freq, duty))
+
+    def tones(self, now: Optional[float] = None) -> list[tuple[float, int, float]]:
+        """Notes that sounded: (start_t, freq, duration), times in seconds since start.
+
+        Duty 0 or freq 0 is silence; a duty change at the same frequency continues
+        the note. A note still sounding lasts until ``now`` (default: the clock).
+        """
+        out: list[tuple[float, int, float]] = []
+        start: Optional[float] = None
+        cur = 0
+        for t, f, d in self.log:
+            on = f > 0 and d > 0
+            if start is not None and (not on or f != cur):
+                out.append((start, cur, t - start))
+                start = None
+            if on and start is None:
+                start, cur = t, f
+        if start is not None:
+            end = self.now() if now is None else now
+            out.append((start, cur, max(0.0, end - start)))
+        return out
+
+
+class Hardware:
+    """Pin levels, buttons, LED strip, buzzer, e-paper and USB of one virtual Pico.
+
+    ``pins`` is hardware/pins.json as a dict. ``epaper`` defaults to a new
+    ``ssd1680.Ssd1680Model()``; ``clock`` (seconds, default ``time.monotonic``) times
+    the buzzer log, ``press_for`` and is what ``epaper.busy()`` is given.
+    Host functions run on the VM's thread; the other methods may be called from
+    any thread (one lock guards the state).
+    """
+
+    def __init__(
+        self,
+        pins: dict,
+        seed: int = 1,
+        unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01",
+        *,
+        epaper: object = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.pins = pins
+        self.seed = int(seed) & 0xFFFFFFFF
+        self.unique_id = bytes(unique_id)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self.buttons: dict[str, int] = {
+            k: int(v) for k, v in pins.get("buttons", {}).items() if not k.startswith("_")
+        }
+        self._button_pins = set(self.buttons.values())
+        self._mode: dict[int, str] = {}
+        self._pull: dict[int, Optional[str]] = {}
+        self._out: dict[int, int] = {}
+        self._pressed: set[int] = set()
+        self._releases: list[tuple[float, int, int]] = []  # heap of (t, seq, pin)
+        self._seq = 0
+        led = pins.get("leds", {})
+        self.leds = Ws2812Strip(
+            int(led.get("pin", 16)),
+            int(led.get("dice", 7)),
+            int(led.get("pips_per_die", 7)),
+            int(led.get("max_level", 255)),
+        )
+        self.buzzer = Buzzer(int(pins.get("buzzer", {}).get("pin", 17)), clock)
+        ep = pins.get("epaper", {})
+        self._ep_spi = int(ep.get("spi", 1))
+        self._ep_cs = int(ep.get("cs", 9))
+        self._ep_dc = int(ep.get("dc", 8))
+        self._ep_rst = int(ep.get("rst", 12))
+        self._ep_busy = int(ep.get("busy", 13))
+        self._rst_fell = False
+        if epaper is None:
+            from .ssd1680 import Ssd1680Model
+
+            epaper = Ssd1680Model()
+        self.epaper = epaper
+        self.spi_bytes = 0  # bytes delivered to the e-paper model
+        self.spi_ignored = 0  # bytes written with CS high or on another bus
+        self.pwm: dict[int, tuple[int, int]] = {}  # pin -> (freq, duty) of every PWM pin
+        self._usb_read: Optional[Callable[[int], bytes]] = None
+        self._usb_write: Optional[Callable[[bytes], object]] = None
+        self.usb_dropped = 0  # bytes the guest wrote while no USB pipe was attached
+        self.calls = 0  # host calls served
+
+    @classmethod
+    def from_json(cls, path: str | Path | None = None, **kwargs) -> "Hardware":
+        return cls(load_pins(path), **kwargs)
+
+    # ---- host side: buttons, USB --------------------------------------------------
+    def _button_pin(self, name: str) -> int:
+        try:
+            return self.buttons[name]
+        except KeyError:
+            raise KeyError(f"no button {name!r}; buttons are {sorted(self.buttons)}") from None
+
+    def press(self, name: str) -> None:
+        pin = self._button_pin(name)
+        with self._lock:
+            self._releases = [r for r in self._releases if r[2] != pin]
+            heapq.heapify(self._releases)
+            self._pressed.add(pin)
+
+    def release(self, name: str) -> None:
+        pin = self._button_pin(name)
+        with self._lock:
+            self._releases = [r for r in self._releases if r[2] != pin]
+            heapq.heapify(self._releases)
+            self._pressed.discard(pin)
+
+    def press_for(self, name: str, ms: float) -> None:
+        """Press now; the button is released ``ms`` later (seen at the next pin read)."""
+        self.press(name)
+        pin = self._button_pin(name)
+        with self._lock:
+            self._seq += 1
+            heapq.heappush(self._releases, (self._clock() + ms / 1000.0, self._seq, pin))
+
+    def pressed(self) -> list[str]:
+        with self._lock:
+            self._service()
+            return sorted(n for n, p in self.buttons.items() if p in self._pressed)
+
+    def _service(self) -> None:
+        now = self._clock()
+        while self._releases and self._releases[0][0] <= now:
+            _, _, pin = heapq.heappop(self._releases)
+            self._pressed.discard(pin)
+
+    def attach_usb(self, read_fn: Callable[[int], bytes], write_fn: Callable[[bytes], object]) -> None:
+        """Bridge the guest's USB stream to a byte pipe (e.g. ``PtyPort.read``/``.write``)."""
+        with self._lock:
+            self._usb_read, self._usb_write = read_fn, write_fn
+
+    def detach_usb(self) -> None:
+        with self._lock:
+            self._usb_read = self._usb_write = None
+
+    # ---- inspection -----------------------------------------------------------------
+    def level(self, pin: int) -> int:
+        """What the guest would read on ``pin`` now."""
+        with self._lock:
+            self._service()
+            if pin in self._pressed:
+                return 0
+            if pin == self._ep_busy and self._mode.get(pin) != "out":
+                return 1 if self.epaper.busy(self._clock()) else 0
+            if self._mode.get(pin) == "out":
+                return self._out.get(pin, 0)
+            return 1 if self._pull.get(pin) == "up" else 0
+
+    def mode(self, pin: int) -> Optional[str]:
+        return self._mode.get(pin)
+
+    def pull(self, pin: int) -> Optional[str]:
+        return self._pull.get(pin)
+
+    def now(self) -> float:
+        """Seconds since this Hardware was made (the buzzer log's time base)."""
+        return self.buzzer.now()
+
+    # ---- host functions ---------------------------------------------------------
+    def hw_pin_init(self, pin, mode, pull=None):
+        pin = int(pin)
+        if mode not in ("in", "out"):
+            raise ValueError(f"pin mode must be 'in' or 'out', not {mode!r}")
+        if pull not in (None, "up", "down"):
+            raise ValueError(f"pull must be 'up', 'down' or null, not {pull!r}")
+        with self._lock:
+            self._mode[pin] = mode
+            self._pull[pin] = pull
+        return None
+
+    def hw_pin_get(self, pin):
+        return self.level(int(pin))
+
+    def hw_pin_set(self, pin, level):
+        pin, level = int(pin), 1 if level else 0
+        with self._lock:
+            old = self._out.get(pin, 0)
+            self._out[pin] = level
+            if pin == self._ep_rst:
+                if old == 1 and level == 0:
+                    self._rst_fell = True
+                elif old == 0 and level == 1 and self._rst_fell:
+                    self._rst_fell = False
+                    self.epaper.reset()
+        return None
+
+    def hw_spi_write(self, bus, hexdata):
+        data = binascii.unhexlify(hexdata)
+        with self._lock:
+            cs = self._ep_cs
+            if int(bus) == self._ep_spi and self._mode.get(cs) == "out" and self._out.get(cs, 0) == 0:
+                self.spi_bytes += len(data)
+                self.epaper.spi_write(data, self._out.get(self._ep_dc, 0))
+            else:
+                self.spi_ignored += len(data)
+        return None
+
+    def hw_pwm(self, pin, freq_hz, duty_u16):
+        pin, freq, duty = int(pin), int(freq_hz), int(duty_u16)
+        with self._lock:
+            self.pwm[pin] = (freq, duty)
+            if pin == self.buzzer.pin:
+                self.buzzer.set(freq, duty)
+        return None
+
+    def hw_np_write(self, pin, hexdata):
+        data = binascii.unhexlify(hexdata)
+        with self._lock:
+            if int(pin) == self.leds.pin:
+                self.leds.write(data)
+        return None
+
+    def hw_usb_read(self, max_bytes):
+        n = max(0, min(int(max_bytes), USB_READ_CAP))
+        with self._lock:
+            fn = self._usb_read
+        if fn is None or n == 0:
+            return ""
+        return binascii.hexlify(bytes(fn(n) or b"")[:n]).decode("ascii")
+
+    def hw_usb_write(self, hexdata):
+        data = binascii.unhexlify(hexdata)
+        with self._lock:
+            fn = self._usb_write
+            if fn is None:
+                self.usb_dropped += len(data)
+                return None
+        fn(data)
+        return None
+
+    def hw_unique_id(self):
+        return binascii.hexlify(self.unique_id).decode("ascii")
+
+    def hw_seed(self):
+        return self.seed
+
+    _NAMES = (
+        "hw_pin_init", "hw_pin_get", "hw_pin_set", "hw_spi_write", "hw_pwm",
+        "hw_np_write", "hw_usb_read", "hw_usb_write", "hw_unique_id", "hw_seed",
+    )
+
+    def host_functions(self) -> dict[str, Callable[..., object]]:
+        """The ``hw_*`` functions by name, for ``start_session(host_functions=...)``."""
+        return {name: self._counted(getattr(self, name)) for name in self._NAMES}
+
+    def _counted(self, fn):
+        def wrapper(*args):
+            self.calls += 1
+            return fn(*args)
+
+        wrapper.__name__ = fn.__name__
+        return wrapper
+
+    def call(self, name: str, *args):
+        """Dispatch one host call; the CPython backend: ``hwlink.set_backend(hw.call)``.
+
+        Arguments and the result go through JSON as they do from the VM.
+        """
+        if name not in self._NAMES:
+            raise KeyError(f"unknown host function {name!r}")
+        args = json.loads(json.dumps(args))
+        self.calls += 1
+        return json.loads(json.dumps(getattr(self, name)(*args)))

@@ -1,0 +1,86 @@
+"""The virtual console's terminal panel: keys press buttons; dice, tones and the e-paper PNG."""
+from __future__ import annotations
+
+import os
+import select
+import sys
+import termios
+import time
+import tty
+from pathlib import Path
+
+KEYS = {"0": "D0", "1": "D1", "2": "D2", "3": "D3", "4": "D4", "5": "D5", "6": "D6",
+        "r": "ROLL", " ": "ROLL", "\r": "ROLL", "p": "PASS", "m": "MENU"}
+HELP = "keys: 1-6 white dice, 0 column die, r/space ROLL, p PASS, m MENU, q quit"
+PIPS = "TL TR ML C MR BL BR".split()
+FACES = {0b0001000: 1, 0b1000001: 2, 0b1001001: 3, 0b1100011: 4, 0b1101011: 5, 0b1110111: 6}
+
+
+def dice_text(vc) -> str:
+    """The LED dice as the terminal shows them: [4] lit, (4) dim, [B3] the column die."""
+    out = []
+    for d, pips in enumerate(vc.hardware.leds.dice()):
+        bits = 0
+        level = 0
+        for p, rgb in enumerate(pips):
+            if any(rgb):
+                bits |= 1 << (6 - p)
+                level = max(level, max(rgb))
+        face = FACES.get(bits)
+        if not bits:
+            out.append(" . ")
+            continue
+        label = ("B" if d == 0 else "") + (str(face) if face else "?")
+        dim = level < vc.hardware.leds.max_level // 2 if hasattr(vc.hardware.leds, "max_level") else False
+        out.append(f"({label})" if dim else f"[{label}]")
+    return " ".join(out)
+
+
+class TerminalPanel:
+    def __init__(self, vc, png_dir: Path, out=sys.stdout):
+        self.vc = vc
+        self.png = png_dir / "panel.png"
+        self.out = out
+        self._last = ""
+        self._refreshes = -1
+        self._tones = 0
+
+    def status(self) -> str:
+        hw = self.vc.hardware
+        ep = hw.epaper
+        tones = hw.buzzer.tones()
+        new = tones[self._tones:]
+        self._tones = len(tones)
+        sound = " ".join(f"{int(f)}Hz/{int(d * 1000)}ms" for _, f, d in new[-4:])
+        refreshes = ep.full_refreshes + ep.partial_refreshes
+        if refreshes != self._refreshes:
+            self._refreshes = refreshes
+            self.vc.save_panel(self.png)
+        return f"dice {dice_text(self.vc)}  | panel {self.png}" + (f"  | tones {sound}" if sound else "")
+
+    def show(self) -> None:
+        line = self.status()
+        if line != self._last:
+            self._last = line
+            print(line, file=self.out, flush=True)
+
+    def run(self, keep_going=lambda: True) -> None:
+        """Read keys until q; needs a terminal."""
+        print(HELP, file=self.out, flush=True)
+        fd = sys.stdin.fileno()
+        old = termios.tcgetattr(fd)
+        tty.setcbreak(fd)
+        try:
+            while keep_going():
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                self.show()
+                if not ready:
+                    continue
+                ch = os.read(fd, 1).decode(errors="ignore").lower()
+                if ch in ("q", "\x04"):
+                    return
+                if ch in KEYS:
+                    self.vc.press(KEYS[ch])
+                    time.sleep(0.15)
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, old)
