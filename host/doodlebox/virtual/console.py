@@ -23,9 +23,13 @@ BOOT = """
 import sys
 sys.path[:0] = ['{flash}lib', '{flash}']
 try:
+    import gc
     import hwlink
     from board import loop, pico
-    loop.run(pico.Board(usb=hwlink.UsbStream(), flash='{flash}'))
+    console = loop.Loop(pico.Board(usb=hwlink.UsbStream(), flash='{flash}'))
+    while True:
+        console.run()
+        gc.collect()
 except BaseException as e:
     print('FIRMWARE STOPPED')
     sys.print_exception(e)
@@ -54,7 +58,7 @@ def lay_out_flash(flash: Path, compiled: bool = True) -> None:
 
 class VirtualConsole:
     def __init__(self, mode: str = "vm", flash_dir: str | Path | None = None, seed: int = 1,
-                 unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01", heap: str = "208K"):
+                 unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01", heap: str = "192K"):
         if mode not in ("vm", "cpython"):
             raise ValueError(f"mode must be 'vm' or 'cpython', not {mode!r}")
         self.mode = mode

@@ -46,7 +46,7 @@ def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
 
         board = pico.Board(usb=hwlink.UsbStream(), flash=str(flash) + "/")
         uninstall_guest_modules({"random": saved["random"]})  # the host keeps its own random
-        loop.run(board)
+        loop.Loop(board).run()
     finally:
         sys.path.remove(str(flash))
         for name in set(sys.modules) - before:
