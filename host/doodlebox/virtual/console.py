@@ -68,7 +68,7 @@ class VirtualConsole:
             self._tmp = tempfile.TemporaryDirectory(prefix="doodlebox-flash-")
             flash_dir = self._tmp.name
         self.flash = Path(flash_dir)
-        self.hardware = Hardware(load_pins(paths.hardware() / "pins.json"), seed=seed, unique_id=unique_id)
+        self.hardware = Hardware(load_pins(), seed=seed, unique_id=unique_id)
         self.pty: PtyPort | None = None
         self.error: str | None = None
         self._stopping = False

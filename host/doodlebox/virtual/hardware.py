@@ -31,11 +31,10 @@ USB_READ_CAP = 1024
 
 
 def load_pins(path: str | Path | None = None) -> dict:
-    """hardware/pins.json as a dict (default: the repo's copy)."""
-    if path is None:
-        path = Path(__file__).resolve().parents[3] / "hardware" / "pins.json"
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+    """hardware/pins.json as a dict (default: the repo's copy); one reader for the project."""
+    from doodlebox.firmware_data import load_pins as read
+
+    return read(Path(path) if path is not None else None)
 
 
 class Ws2812Strip:
