@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
 READY   = $(VENV)/.ready
+STUBS   = .stubs/.ready
+# MicroPython's API for the firmware's type check, in a folder of its own (not the venv)
+STUB_PKG = micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: run demo test firmware-data clean
+.PHONY: run demo test bench flash typecheck firmware-data clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,14 +15,29 @@ $(READY): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $(READY)
 
+$(STUBS): $(READY) Makefile
+	rm -rf .stubs
+	$(PY) -m pip install -q --target .stubs '$(STUB_PKG)'
+	touch $(STUBS)
+
 run: $(READY)                ## log games; with no board attached, the virtual console and its panel
 	$(VENV)/bin/doodlebox log
 
 demo: $(READY)               ## a 3-player Doodle City game through the whole stack, then what was stored
 	$(VENV)/bin/doodlebox demo
 
-test: $(READY)               ## every test
+test: $(READY) $(STUBS)      ## every test
 	$(PY) -m pytest
+
+bench: $(READY)              ## figures: firmware heap in the 192K VM, cost per button event, host events/s
+	$(PY) tests/bench.py
+
+flash: $(READY)              ## compile the firmware with mpy-cross and copy it with mpremote: make flash PORT=/dev/ttyACM0
+	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0   (list boards: $(VENV)/bin/mpremote devs)"; exit 2; }
+	$(VENV)/bin/doodlebox flash --port "$(PORT)"
+
+typecheck: $(STUBS)          ## the firmware against MicroPython's Pico API (also part of make test)
+	cd firmware && MYPYPATH=../.stubs ../$(PY) -m mypy --config-file ../tests/mypy-firmware.ini main.py board doodle
 
 firmware-data: $(READY)      ## regenerate firmware/board/pins.py and firmware/doodle/layouts.py
 	$(PY) -m doodlebox.firmware_data

@@ -8,7 +8,7 @@ import time
 import pytest
 import serial
 
-from doodlebox.bot import Table
+from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table
 from doodlebox.virtual.console import VirtualConsole
 from hostproc import HostProcess, StoreFeed
 
@@ -43,11 +43,11 @@ def test_a_whole_game_survives_host_restarts(console, tmp_path):
         nonlocal presses
         presses += 1
         if presses not in KILL_AT_PRESSES:
-            console.press(name, 60)
-            time.sleep(0.14)
+            console.press(name, PRESS_MS)
+            time.sleep(PRESS_GAP_S)
             return
         host.kill()
-        console.press(name, 60)  # its event goes out to no one ...
+        console.press(name, PRESS_MS)  # its event goes out to no one ...
         lost.append(swallow(console.port, 0.6))  # ... and is lost, like bytes on a pulled cable
         host.start()
 

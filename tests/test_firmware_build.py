@@ -27,3 +27,36 @@ def test_core_imports_no_hardware():
         text = src.read_text()
         for mod in ("machine", "neopixel", "random", "time"):
             assert f"import {mod}" not in text, f"{src.name} imports {mod}"
+
+
+def test_flash_build_lays_out_the_pico(tmp_path):
+    from doodlebox import flash
+
+    dest = tmp_path / "build"
+    (dest / "doodle").mkdir(parents=True)
+    (dest / "doodle" / "stale.py").write_text("x = 1\n")
+    written = flash.build(dest)
+    got = sorted(str(p.relative_to(dest)) for p in dest.rglob("*") if p.is_file())
+    want = sorted(str(rel.with_suffix(".py" if rel.name == "main.py" else ".mpy")) for rel in flash.firmware_files())
+    assert got == want and len(written) == len(want)
+    assert "doodle/stale.py" not in got
+    header = (dest / "doodle" / "app.mpy").read_bytes()[:2]
+    assert header == b"M\x06"  # .mpy version 6: MicroPython 1.22 and later
+    assert (dest / "main.py").read_text() == (ROOT / "firmware" / "main.py").read_text()
+
+
+def test_flash_copies_our_folders_and_resets():
+    from doodlebox import flash
+
+    cmd = flash.mpremote_command("/dev/ttyACM0")
+    assert cmd[1:5] == ["-m", "mpremote", "connect", "/dev/ttyACM0"]
+    text = " ".join(cmd)
+    assert "fs cp -r board doodle main.py :" in text and text.endswith("+ reset")
+
+
+def test_flash_to_a_missing_port_is_one_clear_line(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "doodlebox.cli", "flash", "--port", str(tmp_path / "ttyNONE"),
+                        "--build", str(tmp_path / "b")], capture_output=True, text=True,
+                       env={"PYTHONPATH": str(ROOT / "host"), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("doodlebox: ") and "Traceback" not in r.stderr

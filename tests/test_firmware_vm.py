@@ -16,7 +16,7 @@ def frames_of(stdout):
 
 def test_core_game_in_the_vm_matches_cpython():
     cp = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT / "firmware", capture_output=True, text=True,
-                        env={"PYTHONPATH": str(ROOT / "firmware")})
+                        env={"PYTHONPATH": f"{ROOT / 'firmware'}:{ROOT / 'tests' / 'guest'}"})
     assert cp.returncode == 0, cp.stderr
     boot = "import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0, '/input/tests/guest')\nimport play_city\n"
     vm = run_program(boot, ROOT, heap="192K")

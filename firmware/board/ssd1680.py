@@ -24,8 +24,8 @@ import time
 
 try:
     from micropython import const
-except ImportError:  # CPython
-    def const(x):
+except ImportError:  # CPython (the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]  # the stubs' const is generic; this one is the identity
         return x
 
 _IDLE = const(0)
@@ -91,7 +91,7 @@ class SSD1680:
         self._t0 = None
         self._min = 0
         self._next = _IDLE
-        self._planes = ()
+        self._planes = ()  # type: tuple[tuple[int, bytearray | None], ...]
         self._plane = 0
         self._off = 0
         cs.value(1)

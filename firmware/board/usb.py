@@ -14,7 +14,7 @@ class Usb:
     def __init__(self, stream=None):
         self.rx = stream if stream is not None else sys.stdin.buffer
         self.tx = stream if stream is not None else sys.stdout.buffer
-        self._poll = select.poll()
+        self._poll = select.poll()  # type: select.poll | None
         try:
             self._poll.register(self.rx, select.POLLIN)
         except (TypeError, ValueError, OSError, AttributeError):
@@ -22,7 +22,7 @@ class Usb:
 
     def _ready(self):
         if self._poll is None:
-            return self.rx.any() > 0
+            return self.rx.any() > 0  # type: ignore[union-attr]  # the virtual console's stream
         return bool(self._poll.poll(0))
 
     def read(self, limit=256):

@@ -28,7 +28,7 @@ class App:
         self.journal = Journal(boot)
         self.lines = link.Lines()
         self.dice_ = Dice(rand)
-        self.game = None
+        self.game = None  # type: city.Game | None
         self.games = 0
         self.players = 3
         self.variant = ""
@@ -182,6 +182,7 @@ class App:
         if why is None:
             self._tones.append(tone)
             self._sync_taken()
+            assert self.game is not None  # removed by mpy-cross -O2 on the Pico
             if self.game.phase == city.OVER:
                 self._tones.append("end")
             return None
@@ -197,6 +198,7 @@ class App:
 
     def _sync_taken(self):
         g = self.game
+        assert g is not None
         for i in range(1, g.whites + 1):
             if g.taken[i] >= 0 and self.dice_.states[i] != 3:
                 self.dice_.take(i)

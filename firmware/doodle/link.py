@@ -2,10 +2,7 @@
 # Pure code: runs on the Pico, in the MicroPython VM and under CPython.
 import json
 
-try:
-    from binascii import crc32
-except ImportError:  # pragma: no cover - every port we target has binascii.crc32
-    crc32 = None
+from binascii import crc32
 
 VERSION = 1
 MAX_FRAME = 512
@@ -97,7 +94,7 @@ class Lines:
 
     def feed(self, data):
         """Returns [(line, None) for each complete line, (None, reason) for a dropped one]."""
-        out = []
+        out = []  # type: list[tuple[bytes | None, str | None]]
         start = 0
         while True:
             nl = data.find(b"\n", start)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import queue
 import random
 import sys
+import time
 from typing import Callable
 
 from doodlebox import paths
@@ -23,6 +24,14 @@ def _core():
     from doodle.layouts import LAYOUTS  # type: ignore[import-not-found]
 
     return city, LAYOUTS
+
+
+# How a scripted player presses, like a person: held 100 ms, the next press 220 ms later.
+# The firmware counts a level once it has held for 30 ms across two polls; in the VM the loop
+# polls every 5 ms typically and 25 ms at worst (make bench measures it), so a press needs
+# 30 + 2 x 25 = 80 ms to be seen for sure, and so does the release before the next press.
+PRESS_MS = 100
+PRESS_GAP_S = 0.22
 
 
 class BotError(RuntimeError):
@@ -126,3 +135,30 @@ class Table:
             rows = sheet.free_in_col(m.column) if m.column != 6 else [r for r in range(1, sheet.size + 1) if sheet.free_in_row(r)]
             return self.rng.choice(rows)
         return self.rng.choice(sheet.free_in_row(m.pick_row))
+
+
+def play_on_console(vc, db, players: int = 3, seed: int = 7, show: Callable[[dict], None] = lambda e: None,
+                    on_note: Callable[[str], None] = lambda t: None, press_ms: float = PRESS_MS,
+                    gap_s: float = PRESS_GAP_S):
+    """Log a virtual console into `db` (a LinkThread) and play one whole game on it.
+
+    Returns (table, link counts). Raises BotError when the console misbehaves or goes quiet.
+    """
+    from doodlebox.runner import LinkThread
+
+    link = LinkThread(vc.port, db, on_note=on_note).start()
+    try:
+        if not link.wait_ready(30) or link.error:
+            raise BotError(link.error or "the virtual console did not answer")
+
+        def press(name: str) -> None:
+            vc.press(name, press_ms)
+            time.sleep(gap_s)
+
+        table = Table(press, link.events, seed=seed, show=show)
+        table.play_game(players=players)
+        time.sleep(0.3)  # let the last acks land
+        assert link.link is not None
+        return table, dict(link.link.counts)
+    finally:
+        link.stop()

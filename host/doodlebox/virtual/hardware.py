@@ -16,6 +16,7 @@ RST calls ``epaper.reset()``; SPI writes on the e-paper bus while CS is low go t
 from __future__ import annotations
 
 import binascii
+import collections
 import heapq
 import json
 import threading
@@ -183,6 +184,13 @@ class Hardware:
         self._usb_write: Optional[Callable[[bytes], object]] = None
         self.usb_dropped = 0  # bytes the guest wrote while no USB pipe was attached
         self.calls = 0  # host calls served
+        # (free before, free after, allocated after) at each of the firmware's collections,
+        # reported by the virtual console's boot code (virtual/console.py)
+        self.collections: list[tuple[int, int, int]] = []
+        # seconds between the firmware's reads of the ROLL button (the latest 10 000)
+        self.button_poll_gaps: collections.deque[float] = collections.deque(maxlen=10000)
+        self._roll_pin = self.buttons.get("ROLL", -1)
+        self._roll_read: Optional[float] = None
 
     @classmethod
     def from_json(cls, path: str | Path | None = None, **kwargs) -> "Hardware":
@@ -273,7 +281,13 @@ class Hardware:
         return None
 
     def hw_pin_get(self, pin):
-        return self.level(int(pin))
+        pin = int(pin)
+        if pin == self._roll_pin:  # how often the firmware looks at its buttons
+            t = self._clock()
+            if self._roll_read is not None:
+                self.button_poll_gaps.append(t - self._roll_read)
+            self._roll_read = t
+        return self.level(pin)
 
     def hw_pin_set(self, pin, level):
         pin, level = int(pin), 1 if level else 0
@@ -338,9 +352,13 @@ class Hardware:
     def hw_seed(self):
         return self.seed
 
+    def hw_heap(self, free_before, free_after, alloc_after):
+        with self._lock:
+            self.collections.append((int(free_before), int(free_after), int(alloc_after)))
+
     _NAMES = (
         "hw_pin_init", "hw_pin_get", "hw_pin_set", "hw_spi_write", "hw_pwm",
-        "hw_np_write", "hw_usb_read", "hw_usb_write", "hw_unique_id", "hw_seed",
+        "hw_np_write", "hw_usb_read", "hw_usb_write", "hw_unique_id", "hw_seed", "hw_heap",
     )
 
     def host_functions(self) -> dict[str, Callable[..., object]]:

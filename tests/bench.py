@@ -1,0 +1,137 @@
+"""`make bench`: figures, not assertions (docs/virtual-console.md says how the VM is run).
+
+1. The firmware's heap in the Pico-sized VM (192K) while a 3-player demo game is played on
+   the virtual console through the whole stack, and how often its loop polls the buttons.
+2. The firmware core's cost per button event in that VM: time and bytes allocated from a
+   press to the frame out (the VM's time, on this machine; not the Pico's).
+3. The host: events stored per second over a real pseudo-terminal with pyserial and SQLite
+   (committed before each acknowledgement), fed by the firmware's own journal under CPython.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "host"), str(ROOT / "firmware")]
+
+
+def heading(text: str) -> None:
+    print(f"\n{text}\n{'-' * len(text)}")
+
+
+def bench_demo_heap(tmp: Path) -> None:
+    from doodlebox.bot import play_on_console
+    from doodlebox.virtual.console import VirtualConsole
+
+    heading("firmware heap in the VM (192K), 3-player demo game over pty, pyserial and SQLite")
+    vc = VirtualConsole(mode="vm", seed=7, flash_dir=tmp / "flash").start()
+    t0 = time.monotonic()
+    try:
+        table, counts = play_on_console(vc, tmp / "demo.sqlite3", players=3, seed=7)
+    finally:
+        vc.stop()
+    took = time.monotonic() - t0
+    h = vc.heap_use()
+    print(f"game: {len(table.seen)} events stored, {counts['duplicate']} duplicates, {took:.1f} s")
+    print(f"heap total                  {h['total']:>7} bytes")
+    print(f"peak allocated (before gc)  {h['peak_alloc']:>7} bytes")
+    print(f"peak live (after gc)        {h['peak_live']:>7} bytes  ({100 * h['peak_live'] / h['total']:.0f}% of the heap)")
+    print(f"collections at top level    {h['collections']:>7}")
+    gaps = sorted(vc.hardware.button_poll_gaps)
+    print(f"button poll interval        {1e3 * statistics.median(gaps):>7.1f} ms median, "
+          f"p99 {1e3 * gaps[int(len(gaps) * 0.99)]:.1f} ms, max {1e3 * gaps[-1]:.1f} ms (debounce needs < 35 ms)")
+
+
+def bench_core_events() -> None:
+    from doodlebox.virtual.vm import run_program
+
+    heading("firmware core per button event, in the VM (192K)")
+    boot = ("import sys\nsys.path.insert(0, '/input/firmware')\n"
+            "sys.path.insert(0, '/input/tests/guest')\nimport bench_core\n")
+    t0 = time.monotonic()
+    r = run_program(boot, ROOT, heap="192K")
+    took = time.monotonic() - t0
+    us, nbytes, live = [], [], 0
+    for line in r.stdout.splitlines():
+        parts = line.split()
+        if parts[:1] == ["press"]:
+            us.append(int(parts[1]))
+            nbytes.append(int(parts[2]))
+        elif parts[:1] == ["live"]:
+            live = int(parts[1])
+    us.sort()
+    print(f"presses                     {len(us):>7}   (whole script {took:.1f} s)")
+    print(f"time per press, median      {statistics.median(us):>7.0f} us   p95 {us[int(len(us) * 0.95)]} us, max {us[-1]} us")
+    print(f"allocated per press, mean   {statistics.mean(nbytes):>7.0f} bytes   max {max(nbytes)} bytes")
+    print(f"core live after the game    {live:>7} bytes")
+
+
+def bench_host_rate(tmp: Path, n: int = 1000) -> None:
+    import serial
+
+    from doodle.app import App
+    from doodlebox.link.session import HostLink
+    from doodlebox.store import Store
+    from doodlebox.virtual.pty_port import PtyPort
+
+    heading(f"host: {n} events over a pty (pyserial, SQLite, commit before ack)")
+    pty = PtyPort()
+    app = App(lambda k: 0, boot=1, uid="bench0001")
+    for i in range(n):
+        app.journal.capacity = n + 1
+        app.journal.add({"k": "bench", "i": i})
+    stop = threading.Event()
+
+    def console() -> None:  # the firmware's journal and link, under CPython, at full speed
+        while not stop.is_set():
+            now = int(time.monotonic() * 1000)
+            data = pty.read(4096)
+            if data:
+                app.serial_in(data, now)
+            app.tick(now)
+            out = app.serial_out()
+            if out:
+                pty.write(out)
+            if not data and not out:
+                time.sleep(0.0002)
+
+    th = threading.Thread(target=console, daemon=True)
+    th.start()
+    store = Store(tmp / "rate.sqlite3")
+    port = serial.Serial(pty.path, timeout=0)
+    link = HostLink(port, store)
+    try:
+        t0 = time.perf_counter()
+        link.handshake(5)
+        while link.counts["stored"] < n:
+            if not link.poll():
+                time.sleep(0.0002)
+        took = time.perf_counter() - t0
+    finally:
+        stop.set()
+        th.join(2)
+        port.close()
+        store.close()
+        pty.close()
+    print(f"stored {link.counts['stored']} events in {took:.2f} s: {n / took:,.0f} events/s "
+          f"({1e6 * took / n:.0f} us each; synchronous=FULL, journal window 8)")
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="doodlebox-bench-") as d:
+        tmp = Path(d)
+        bench_core_events()
+        bench_host_rate(tmp)
+        bench_demo_heap(tmp)
+    print(f"\nmachine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

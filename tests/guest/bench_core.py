@@ -1,0 +1,35 @@
+# Benchmark of the firmware core per button event, for `make bench` (tests/bench.py).
+# In the VM: time (ticks_us) and heap allocated by each press, from button to frame out.
+# Prints "press <us> <bytes>" per press, then "live <bytes after collect>".
+import gc
+import time
+
+from doodle.app import App
+from city_script import rand, steps
+
+app = App(rand, boot=1, uid="be0c")
+app.serial_out()
+now = [0]
+
+
+def press(name):
+    now[0] += 150
+    t = time.ticks_us()
+    a = gc.mem_alloc()
+    app.button(name, now[0])
+    app.tick(now[0])
+    app.screen()
+    app.dice()
+    app.serial_out()
+    print("press", time.ticks_diff(time.ticks_us(), t), gc.mem_alloc() - a)
+
+
+script = steps(app, now)
+while True:
+    gc.collect()  # module level, between presses (docs/virtual-console.md)
+    name = next(script, None)
+    if name is None:
+        break
+    press(name)
+gc.collect()
+print("live", gc.mem_alloc())
