@@ -95,6 +95,36 @@ def test_column_six_asks_for_the_column_and_pass_cancels():
     assert events[-1]["k"] == "claim" and events[-1]["row"] == 2
 
 
+def test_white_six_needs_a_tree_left():  # docs/rulings.md R3
+    g, events = new_game()
+    g.sheets[0].trees = 0
+    g.roll(2, [6, 1, 3, 4])
+    assert g.take(1) == city.NOTREE
+    assert events[-1]["why"] == "notree" and g.current() == 0
+
+
+def test_blue_six_and_white_six_let_the_player_draw_anywhere():  # R4
+    g, events = new_game()
+    g.roll(6, [6, 1, 3, 4])
+    assert g.take(1) is None and g.choosing() == "row"
+    assert g.choose(5) is None and g.choosing() == "col"
+    col = g.sheets[0].free_in_row(5)[-1]
+    assert g.choose(col) is None
+    assert events[-1] == {"k": "claim", "g": 1, "r": 1, "p": 0, "i": 1, "d": 6, "row": 5, "col": col}
+    assert g.sheets[0].trees == LAYOUT[1] - 1
+
+
+def test_no_die_fits_so_pass_crosses_a_tree():  # R5
+    g, events = new_game(1)
+    start_row = LAYOUT[2][0][0]
+    g.roll(1, [start_row, start_row, start_row])  # every die points to column 1's start road
+    assert g.forced(0)
+    assert g.take(1) == city.NOSQUARE
+    assert g.pass_turn() is None
+    assert events[-1] == {"k": "tree", "g": 1, "r": 1, "p": 0, "why": "forced"}
+    assert g.sheets[0].trees == LAYOUT[1] - 1 and g.phase == city.READY
+
+
 def test_last_tree_ends_the_game_at_the_end_of_the_round():
     g, events = new_game(2, variant="control")
     for _ in range(LAYOUT[1]):

@@ -81,6 +81,6 @@ class TerminalPanel:
                     return
                 if ch in KEYS:
                     self.vc.press(KEYS[ch])
-                    time.sleep(0.15)
+                    time.sleep(0.25)  # held 120 ms, then released long enough to count
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, old)
