@@ -72,7 +72,7 @@ class Table:
                 return e
 
     def play_game(self, players: int = 3, variant: str = "", refuse_once: bool = True,
-                  stop_after_round: int | None = None) -> list[dict]:
+                  stop_after_round: int | None = None, back_to_lobby: bool = True) -> list[dict]:
         city = self.city
         self.press(f"D{players}")
         if variant == "control":
@@ -121,7 +121,8 @@ class Table:
                 m.choose(n)
             self._await("claim")
         self._await("end")
-        self.press("ROLL")  # back to the lobby
+        if back_to_lobby:
+            self.press("ROLL")
         return self.seen
 
     def _check(self, e: dict) -> None:
@@ -156,8 +157,8 @@ def play_on_console(vc, db, players: int = 3, seed: int = 7, show: Callable[[dic
             time.sleep(gap_s)
 
         table = Table(press, link.events, seed=seed, show=show)
-        table.play_game(players=players)
-        time.sleep(0.3)  # let the last acks land
+        table.play_game(players=players, back_to_lobby=False)  # the panel keeps the final screen
+        time.sleep(1.5)  # the last acks land, and the panel's once-a-second redraw shows them
         assert link.link is not None
         return table, dict(link.link.counts)
     finally:
