@@ -20,6 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", type=Path, help=f"SQLite file (default {paths.default_db()})")
     p.add_argument("--cpython", action="store_true", help="run the virtual console under CPython, not the MicroPython VM")
     p.add_argument("--seed", type=int, default=None, help="seed of the virtual console's dice")
+    p.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to wait for the console's hello (default 10)")
     p.set_defaults(func=cmd_log)
 
     p = sub.add_parser("games", help="list the stored games")
@@ -91,9 +93,9 @@ def cmd_log(args) -> int:
             print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
     db = _db(args)
     print(f"store: {db}")
-    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}")).start()
+    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}"), handshake_timeout=args.wait).start()
     try:
-        if not link.wait_ready(15) or link.error:
+        if not link.wait_ready(args.wait + 5) or link.error:
             raise CliError(link.error or "the console did not answer")
         c = link.link.console
         print(f"connected: console {c.uid}, firmware {c.fw}, boot {c.boot}")

@@ -9,7 +9,7 @@ import serial
 
 from doodlebox.link.session import HostLink, LinkError
 from doodlebox.ports import open_port
-from doodlebox.store import Store
+from doodlebox.store import Store, StoreError
 
 
 class LinkThread:
@@ -37,7 +37,12 @@ class LinkThread:
         self._thread.join(timeout=5)
 
     def _main(self) -> None:
-        store = Store(self.db_path)
+        try:
+            store = Store(self.db_path)
+        except StoreError as exc:
+            self.error = str(exc)
+            self._ready.set()
+            return
         try:
             while not self._stop.is_set():
                 try:

@@ -1,0 +1,78 @@
+"""What a person sees when something is wrong: one line saying what and where, exit code 1."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import serial
+
+from doodlebox.virtual.pty_port import PtyPort
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def doodlebox(*args, timeout=60):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "host"))
+    return subprocess.run([sys.executable, "-m", "doodlebox.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def one_clear_line(r):
+    assert r.returncode == 1, r
+    assert "Traceback" not in r.stderr and "Traceback" not in r.stdout, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("doodlebox: "), r.stderr
+    return lines[0]
+
+
+def test_a_port_that_does_not_exist(tmp_path):
+    line = one_clear_line(doodlebox("log", "--port", str(tmp_path / "ttyACM9"), "--db", str(tmp_path / "db")))
+    assert "cannot open" in line and "ttyACM9" in line
+
+
+def test_a_busy_port(tmp_path):
+    pty = PtyPort()
+    try:
+        with serial.Serial(pty.path, exclusive=True):  # another program holds it
+            line = one_clear_line(doodlebox("log", "--port", pty.path, "--db", str(tmp_path / "db")))
+    finally:
+        pty.close()
+    assert "is busy" in line and pty.path in line
+
+
+def test_a_console_that_does_not_answer(tmp_path):
+    pty = PtyPort()  # nothing behind it: no hello ever comes
+    try:
+        line = one_clear_line(doodlebox("log", "--port", pty.path, "--db", str(tmp_path / "db"), "--wait", "1"))
+    finally:
+        pty.close()
+    assert "did not answer within 1 s" in line
+
+
+def test_a_file_that_is_not_a_database(tmp_path):
+    bad = tmp_path / "games.sqlite3"
+    bad.write_bytes(b"these are not the games you are looking for" * 100)
+    pty = PtyPort()
+    try:
+        line = one_clear_line(doodlebox("log", "--port", pty.path, "--db", str(bad), "--wait", "1"))
+    finally:
+        pty.close()
+    assert "not a doodlebox database" in line and str(bad) in line
+    line = one_clear_line(doodlebox("games", "--db", str(bad)))
+    assert "not a doodlebox database" in line
+
+
+def test_games_lists_what_was_stored(tmp_path):
+    from doodlebox.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    s = Store(db)
+    s.console_seen("c0ffee", "0.1.0", 1, 1)
+    s.append("c0ffee", 1, 1, {"k": "game", "g": 1, "ed": "city", "n": 3, "var": ""})
+    s.append("c0ffee", 1, 2, {"k": "roll", "g": 1, "r": 1, "sp": 0, "c": 2, "w": [1, 2, 3, 4]})
+    s.append("c0ffee", 1, 3, {"k": "end", "g": 1, "r": 1, "why": "menu"})
+    s.close()
+    r = doodlebox("games", "--db", str(db))
+    assert r.returncode == 0
+    row = r.stdout.splitlines()[1].split()
+    assert row[1:9] == ["c0ffee", "1", "1", "city", "3", "-", "1", "menu"]
