@@ -25,9 +25,11 @@ def new_game(players=3, variant=""):
 def test_setup_rolls_start_roads_column_by_column():
     g, events = new_game()
     assert [e["col"] for e in events if e["k"] == "start"] == [1, 2, 3, 4, 5]
+    houses = {(r, c): n for r, c, n in LAYOUT[3]}
     for sheet in g.sheets:
-        for row, col in LAYOUT[2]:
-            assert not sheet.can_draw(row, col)
+        for row, col in LAYOUT[2]:  # the start roads go into the house squares ...
+            assert sheet.road[(row - 1) * 5 + col - 1]
+            assert houses[(row, col)] == 2 and sheet.can_draw(row, col)  # ... which keep their houses
     assert g.phase == city.READY
 
 
@@ -47,11 +49,18 @@ def test_claims_go_clockwise_and_a_taken_die_is_refused():
     assert g.phase == city.READY and g.start_player == 1
 
 
+PLAIN = (4, 1)  # a square with no house in the default City sheet
+
+
 def test_a_die_pointing_to_a_drawn_square_is_refused():
     g, _ = new_game()
-    start_row = LAYOUT[2][0][0]  # column 1's start square already has a road
-    g.roll(1, [start_row, 2, 4, 5])
-    assert g.take(1) == city.NOSQUARE
+    r, c = PLAIN
+    g.roll(c, [r, r, 2, 5])
+    assert g.take(1) is None           # P1 draws there
+    g.take(3), g.take(4)
+    g.roll(c, [r, r, 2, 5])            # round 2: P2 starts, P3, then P1
+    g.take(1), g.take(3)
+    assert g.take(2) == city.NOSQUARE  # P1 has drawn there already
 
 
 def test_house_square_takes_two_crosses_then_refuses():
@@ -78,8 +87,8 @@ def test_white_six_crosses_a_tree_and_asks_for_the_row():
     g, events = new_game()
     g.roll(2, [6, 1, 3, 4])
     assert g.take(1) is None and g.choosing() == "row"
-    start_row = LAYOUT[2][1][0]
-    assert g.choose(start_row) == city.SQUARE
+    g.sheets[0].draw(1, 2)
+    assert g.choose(1) == city.SQUARE
     free = g.sheets[0].free_in_col(2)[0]
     assert g.choose(free) is None
     assert events[-1] == {"k": "claim", "g": 1, "r": 1, "p": 0, "i": 1, "d": 6, "row": free, "col": 2}
@@ -116,8 +125,9 @@ def test_blue_six_and_white_six_let_the_player_draw_anywhere():  # R4
 
 def test_no_die_fits_so_pass_crosses_a_tree():  # R5
     g, events = new_game(1)
-    start_row = LAYOUT[2][0][0]
-    g.roll(1, [start_row, start_row, start_row])  # every die points to column 1's start road
+    r, c = PLAIN
+    g.sheets[0].draw(r, c)
+    g.roll(c, [r, r, r])  # every die points to a square with a road
     assert g.forced(0)
     assert g.take(1) == city.NOSQUARE
     assert g.pass_turn() is None

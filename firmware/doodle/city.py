@@ -83,7 +83,7 @@ class Game:
             col = self.setup_col
             row = self.layout[2][col - 1][0]
             for sheet in self.sheets:
-                sheet.draw(row, col)
+                sheet.start(row, col)
             self._ev("start", col=col, d=column)
             self.setup_col += 1
             if self.setup_col > self.layout[0]:

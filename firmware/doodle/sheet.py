@@ -25,6 +25,10 @@ class Sheet:
             return self.houses[i] > 0
         return not self.road[i]
 
+    def start(self, row, col):
+        """The start road: drawn in the start square (a house square keeps its houses)."""
+        self.road[(row - 1) * self.size + col - 1] = 1
+
     def draw(self, row, col):
         """Draw a road, or cross a house in a house square."""
         i = (row - 1) * self.size + col - 1

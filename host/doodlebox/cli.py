@@ -47,6 +47,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dry-run", action="store_true", help="compile and print the mpremote command only")
     p.set_defaults(func=cmd_flash)
 
+    p = sub.add_parser("validate", help="replay a game record and check every action against the rules")
+    p.add_argument("record", type=Path)
+    p.add_argument("--json", action="store_true", help="the report as JSON")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("score", help="the final table of a game record")
+    p.add_argument("record", type=Path)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("render", help="draw a player's sheet from a game record as a PNG")
+    p.add_argument("record", type=Path)
+    p.add_argument("--player", type=int, default=1, help="1-based, in the record's order (default 1)")
+    p.add_argument("-o", "--output", type=Path, required=True)
+    p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("layout", help="sheet layouts")
+    lsub = p.add_subparsers(dest="layout_command", required=True)
+    q = lsub.add_parser("check", help="every problem in a layout file, with its place")
+    q.add_argument("file", type=Path)
+    q.set_defaults(func=cmd_layout_check)
+
     args = parser.parse_args(argv)
     try:
         return args.func(args)
@@ -56,10 +77,86 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as exc:
         print(f"doodlebox: {exc}", file=sys.stderr)
         return 1
+    except UnreadableInput as exc:
+        print(f"doodlebox: {exc}", file=sys.stderr)
+        return 2
 
 
 class CliError(RuntimeError):
     pass
+
+
+class UnreadableInput(RuntimeError):
+    """A file that cannot be read as what it should be: exit code 2."""
+
+
+def _replay(path: Path):
+    from doodlebox.rules.record import RecordError, read, replay
+
+    try:
+        return replay(read(path))
+    except RecordError as exc:
+        raise UnreadableInput(str(exc)) from None
+
+
+def cmd_validate(args) -> int:
+    import json
+
+    from doodlebox.rules import report
+
+    rp = _replay(args.record)
+    if args.json:
+        print(json.dumps(report.as_json(rp), indent=2))
+    elif rp.violations:
+        print(f"{args.record}: {len(rp.violations)} violation(s)")
+        print(report.violations_text(rp))
+    else:
+        print(f"{args.record}: valid" + ("" if rp.finished else " so far (the game is not finished)"))
+        print(report.sheets_text(rp))
+    return 1 if rp.violations else 0
+
+
+def cmd_score(args) -> int:
+    from doodlebox.rules import report
+
+    rp = _replay(args.record)
+    print(report.table_text(rp))
+    if rp.violations:
+        print(f"note: {len(rp.violations)} violation(s); illegal turns were skipped (doodlebox validate {args.record})")
+    return 0
+
+
+def cmd_render(args) -> int:
+    from doodlebox.rules.render import render_sheet
+
+    rp = _replay(args.record)
+    n = len(rp.record.players)
+    if not 1 <= args.player <= n:
+        raise CliError(f"--player {args.player}: the record has players 1 to {n}")
+    render_sheet(rp.state, args.player - 1, args.output, title=rp.record.players[args.player - 1])
+    print(f"{args.output}: {rp.record.players[args.player - 1]}'s sheet after round {rp.state.round}")
+    return 0
+
+
+def cmd_layout_check(args) -> int:
+    import json
+
+    from doodlebox.rules import layout
+
+    try:
+        data = json.loads(args.file.read_text())
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UnreadableInput(f"{args.file}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    except json.JSONDecodeError as exc:
+        raise UnreadableInput(f"{args.file}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    problems = layout.check(data)
+    for where, what in problems:
+        print(f"{args.file}: {where}: {what}")
+    if problems:
+        return 2
+    lay = layout.parse(data, str(args.file))
+    print(f"{args.file}: a usable {lay.ruleset} layout for {lay.name}")
+    return 0
 
 
 def _db(args) -> Path:

@@ -34,12 +34,16 @@ def pins_module(pins: dict) -> str:
 
 
 def layouts_module(layout_dir: Path | None = None) -> str:
+    """The console's view of the 5x5 sheets: what it needs to refuse a die (R2, R5)."""
     out = [HEADER.format(src="host/doodlebox/layouts/*.json")]
     out.append("# edition: (size, trees, start squares, house squares with available houses)\n")
     out.append("LAYOUTS = {\n")
     for path in sorted((layout_dir or paths.layouts()).glob("*.json")):
         lay = json.loads(path.read_text())
-        start = tuple(tuple(rc) for rc in lay["start"])
+        if lay.get("ruleset") != "5x5":
+            continue  # the console plays the 5x5 editions' dice rounds (docs/rulings.md)
+        squares = sorted(lay["squares"], key=lambda sq: sq["at"][1])
+        start = tuple(tuple(sq["at"]) for sq in squares if sq.get("start"))
         houses = tuple(
             (sq["at"][0], sq["at"][1], sq["houses"] - sq["precrossed"])
             for sq in lay["squares"] if sq["kind"] == "house"

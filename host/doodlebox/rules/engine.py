@@ -1,0 +1,515 @@
+"""One rules engine for the five dice editions, in the spirit of OpenSpiel: a state, the
+legal actions of the player to act, apply an action (refused with a reason), chance outcomes
+for the dice, scores at any time. Editions differ only in their layout (docs/layouts.md);
+the readings of unclear rules are docs/rulings.md.
+
+Rows and columns are 1-based, as printed. Players are 0-based, clockwise from the first
+start player.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from doodlebox.rules import roads
+from doodlebox.rules.layout import PIECES, Layout
+from doodlebox.rules.sentences import sentence
+
+START, ROLL, TURN, OVER = "start", "roll", "turn", "over"
+CHANCE = -1
+TERMINAL = -2
+
+
+class Action(NamedTuple):
+    """What a player does on their turn (or what chance does: `start`, `roll`).
+
+    kind: "draw" (piece in a square), "house" (cross a house), "floor" (add a floor to a
+    sky scraper), "pass" (take no die, cross a tree); chance: "start" (die = face),
+    "roll" (die = column die, whites = white dice).
+    `via` is the park (breaker) square the die pointed to, when the drawing went elsewhere.
+    """
+    kind: str
+    die: int = 0
+    row: int = 0
+    col: int = 0
+    piece: str = ""
+    via: tuple[int, int] | None = None
+    whites: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        if self.kind == "pass":
+            return "pass"
+        if self.kind == "start":
+            return f"start road face {self.die}"
+        if self.kind == "roll":
+            return f"roll column {self.die}, white {' '.join(map(str, self.whites))}"
+        where = f"die {self.die}" + (f" via park {list(self.via)}" if self.via else "") + f" at {[self.row, self.col]}"
+        if self.kind == "draw":
+            return f"{where} {self.piece}"
+        return f"{where} ({self.kind})"
+
+
+def draw(die: int, row: int, col: int, piece: str, via: tuple[int, int] | None = None) -> Action:
+    return Action("draw", die, row, col, piece, via)
+
+
+PASS = Action("pass")
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse: `rule` (an id), `sentence` (the rulebook's words),
+    `legal` (what the player could do instead, as text)."""
+
+    def __init__(self, reason: str, rule: str, edition: str, legal: list[str] | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+        self.sentence = sentence(rule, edition)
+        self.legal = legal or []
+
+
+@dataclass
+class Scored:
+    """One scored item on a sheet: what, where, the value circled (0: nothing was free)."""
+    track: str
+    at: tuple[int, int]
+    worth: int            # what the drawing was worth (road length, houses, floors x parks)
+    value: int            # the value circled; 0 when no value was available
+    round: int
+    bonus: int = 0        # first-player bonus circled with it
+    houses: int = 0       # crossed houses on the road (shops)
+
+
+@dataclass
+class Sheet:
+    """One player's paper."""
+    pieces: list[int]                 # road piece per square (roads.SIDES bits), 0 if none
+    crossed: list[int]                # houses crossed per square (pre-crossed included)
+    floors: list[int]                 # floors per square (printed included)
+    trees: int = 0                    # trees crossed out
+    barrels: int = 0                  # barrels crossed out
+    circled: dict[str, list[int]] = field(default_factory=dict)
+    struck: dict[str, set[int]] = field(default_factory=dict)  # values crossed out for others' circles
+    bonuses: list[int] = field(default_factory=list)
+    struck_bonuses: set[int] = field(default_factory=set)
+    scored: list[Scored] = field(default_factory=list)
+
+    def copy(self) -> "Sheet":
+        return Sheet(self.pieces[:], self.crossed[:], self.floors[:], self.trees, self.barrels,
+                     {k: v[:] for k, v in self.circled.items()}, {k: set(v) for k, v in self.struck.items()},
+                     self.bonuses[:], set(self.struck_bonuses), self.scored[:])
+
+
+class Game:
+    """The rules of one edition (a layout) for a number of players and a variant."""
+
+    def __init__(self, layout: Layout, players: int, variant: str = ""):
+        if not 1 <= players <= 5:
+            raise ValueError(f"{players} players: the dice editions are for 1 to 5")
+        if variant not in ("", "control"):
+            raise ValueError(f"unknown variant {variant!r} (known: '' and 'control')")
+        if players == 1 and not layout.solo:
+            raise ValueError(f"{layout.name} has no solo game (ruling R16)")
+        if variant == "control" and not layout.jokers:
+            raise ValueError("More control is a variant of the 5x5 editions; the 6x6 ones always allow passing")
+        self.layout = layout
+        self.players = players
+        self.variant = variant
+        self.solo = players == 1
+        self.whites = 3 if self.solo else players + 1
+        n = layout.size
+        self.n = n
+        self.nbs = roads.neighbours(n)
+        self.kind = [s.kind for s in layout.squares]
+        self.starts = [(s.row - 1) * n + s.col - 1 for s in layout.starts()]
+        self.can_pass = layout.free_pass or variant == "control"
+
+    @property
+    def edition(self) -> str:
+        return self.layout.edition
+
+    def new_state(self) -> "State":
+        return State(self)
+
+    def roll_outcomes(self) -> int:
+        return 6 ** (self.whites + 1)
+
+
+class State:
+    def __init__(self, game: Game):
+        self.game = game
+        lay = game.layout
+        n = game.n
+        self.phase = START
+        self.round = 0
+        self.start_player = 0
+        self.turn = 0              # players who have acted this round
+        self.column = 0
+        self.white: tuple[int, ...] = ()
+        self.taken: list[int] = []  # player who took each white die (index 0 = die 1), -1 if free
+        self.start_faces: list[int] = []
+        self.ending: list[str] = []  # why the game ends at the end of this round
+        self.shared: dict[str, dict[int, int]] = {t: {} for t in lay.tracks}  # value -> player
+        self.bonus_owner: dict[int, int] = {}
+        crossed = [sq.precrossed for sq in lay.squares]
+        floors = [sq.floors for sq in lay.squares]
+        self.sheets = [Sheet([0] * (n * n), crossed[:], floors[:],
+                             circled={t: [] for t in lay.tracks}, struck={t: set() for t in lay.tracks})
+                       for _ in range(game.players)]
+        self.history: list[tuple[int, Action]] = []
+
+    # -- who acts ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase in (START, ROLL):
+            return CHANCE
+        return (self.start_player + self.turn) % self.game.players
+
+    def is_chance_node(self) -> bool:
+        return self.phase in (START, ROLL)
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.__dict__.update(self.__dict__)
+        s.taken = self.taken[:]
+        s.start_faces = self.start_faces[:]
+        s.ending = self.ending[:]
+        s.shared = {k: dict(v) for k, v in self.shared.items()}
+        s.bonus_owner = dict(self.bonus_owner)
+        s.sheets = [sh.copy() for sh in self.sheets]
+        s.history = self.history[:]
+        return s
+
+    # -- chance ------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Every outcome with its probability (a roll of all dice: 6^(whites+1) outcomes)."""
+        if self.phase == START:
+            return [(Action("start", f), 1 / 6) for f in range(1, 7)]
+        if self.phase == ROLL:
+            k = self.game.whites + 1
+            p = 1 / 6 ** k
+            return [(Action("roll", d[0], whites=d[1:]), p) for d in itertools.product(range(1, 7), repeat=k)]
+        return []
+
+    def sample_chance(self, rng) -> Action:
+        """One chance outcome drawn with `rng` (random.Random)."""
+        if self.phase == START:
+            return Action("start", rng.randint(1, 6))
+        return Action("roll", rng.randint(1, 6), whites=tuple(rng.randint(1, 6) for _ in range(self.game.whites)))
+
+    # -- the player's options --------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self.phase in (START, ROLL):
+            return [a for a, _ in self.chance_outcomes()]
+        if self.phase != TURN:
+            return []
+        p = self.current_player()
+        sheet = self.sheets[p]
+        out: list[Action] = []
+        for i in range(1, len(self.white) + 1):
+            if self.taken[i - 1] < 0:
+                out.extend(self._die_actions(sheet, i))
+        if not out or (self.game.can_pass and sheet.trees < self.game.layout.trees):
+            out.append(PASS)
+        return out
+
+    def _targets(self, sheet: Sheet, die: int) -> tuple[list[tuple[int, tuple[int, int] | None]], str | None]:
+        """(squares the die lets this sheet draw in, with the park it went through), or ([], why)."""
+        g = self.game
+        lay = g.layout
+        n = g.n
+        w, b = self.white[die - 1], self.column
+        has_tree = sheet.trees < lay.trees
+        if lay.jokers:
+            if w == 6 and not has_tree:
+                return [], "six_tree"
+            rows = range(1, n + 1) if w == 6 else (w,)
+            cols = range(1, n + 1) if b == 6 else (b,)
+            return [((r - 1) * n + c - 1, None) for r in rows for c in cols], None
+        i = (w - 1) * n + b - 1
+        if g.kind[i] == "park" and lay.park:
+            if lay.park == "row":
+                if not has_tree:
+                    return [], "park_tree"
+                return [((w - 1) * n + c - 1, (w, b)) for c in range(1, n + 1)], None
+            if sheet.barrels >= lay.barrels:
+                return [], "park_barrel"
+            return [(j, (w, b)) for j in range(n * n)], None
+        return [(i, None)], None
+
+    def _square_actions(self, sheet: Sheet, die: int, i: int, via) -> list[Action]:
+        g = self.game
+        kind = g.kind[i]
+        r, c = divmod(i, g.n)
+        r, c = r + 1, c + 1
+        if kind == "house":
+            sq = g.layout.squares[i]
+            return [Action("house", die, r, c, via=via)] if sheet.crossed[i] < sq.houses else []
+        if sheet.pieces[i]:
+            return []
+        out = []
+        if kind == "skyscraper" and sheet.floors[i] - g.layout.squares[i].floors < g.layout.extra_floors:
+            out.append(Action("floor", die, r, c, via=via))
+        out.extend(Action("draw", die, r, c, p, via) for p in PIECES)
+        return out
+
+    def _die_actions(self, sheet: Sheet, die: int) -> list[Action]:
+        targets, _ = self._targets(sheet, die)
+        out: list[Action] = []
+        for i, via in targets:
+            out.extend(self._square_actions(sheet, die, i, via))
+        return out
+
+    def die_fits(self, player: int, die: int) -> bool:
+        return bool(self._die_actions(self.sheets[player], die))
+
+    # -- applying ----------------------------------------------------------------------
+    def check(self, action: Action, player: int | None = None) -> None:
+        """Raise IllegalAction (with the reason, the rule and what was legal) or return."""
+        ed = self.game.edition
+        if self.phase == OVER:
+            raise IllegalAction("the game is over", "over", ed)
+        if action.kind in ("start", "roll"):
+            self._check_chance(action)
+            return
+        if self.phase != TURN:
+            raise IllegalAction(f"the dice must be rolled first ({self.phase})", "order", ed)
+        p = self.current_player()
+        if player is not None and player != p:
+            raise IllegalAction(f"it is P{p + 1}'s turn, not P{player + 1}'s", "turn", ed)
+        sheet = self.sheets[p]
+        legal = self.legal_actions()
+        if action in legal:
+            return
+        raise self._why(sheet, action, legal)
+
+    def _legal_text(self, legal: list[Action]) -> list[str]:
+        """Legal actions summarised: one line per die and square (pieces are any of six)."""
+        out: list[str] = []
+        seen = set()
+        for a in legal:
+            key = (a.kind if a.kind != "draw" else "draw", a.die, a.row, a.col, a.via)
+            if key in seen:
+                continue
+            seen.add(key)
+            if a.kind == "pass":
+                out.append("pass (cross a %s)" % self.game.layout.word("tree"))
+            elif a.kind == "draw":
+                out.append(f"die {a.die}: draw at {[a.row, a.col]}" + (f" (via {list(a.via)})" if a.via else ""))
+            else:
+                out.append(f"die {a.die}: {a.kind} at {[a.row, a.col]}" + (f" (via {list(a.via)})" if a.via else ""))
+        return out
+
+    def _why(self, sheet: Sheet, a: Action, legal: list[Action]) -> IllegalAction:
+        g = self.game
+        lay = g.layout
+        ed = g.edition
+        alt = self._legal_text(legal)
+
+        def bad(reason: str, rule: str) -> IllegalAction:
+            return IllegalAction(reason, rule, ed, alt)
+
+        if a.kind == "pass":
+            if sheet.trees >= lay.trees and g.can_pass:
+                return bad(f"no {lay.word('tree')} left to cross out", "no_tree")
+            return bad("a die can still be used: passing is not allowed", "must_take")
+        if a.kind not in ("draw", "house", "floor"):
+            return bad(f"unknown action {a.kind!r}", "action")
+        if not 1 <= a.die <= len(self.white):
+            return bad(f"there is no white die {a.die} (this round has {len(self.white)})", "die")
+        if self.taken[a.die - 1] >= 0:
+            return bad(f"white die {a.die} was already taken by P{self.taken[a.die - 1] + 1} this round", "taken")
+        if not (1 <= a.row <= g.n and 1 <= a.col <= g.n):
+            return bad(f"{[a.row, a.col]} is not on the {g.n}x{g.n} sheet", "square")
+        targets, why = self._targets(sheet, a.die)
+        if why:
+            return bad(self._target_reason(why), why)
+        i = (a.row - 1) * g.n + a.col - 1
+        want = [(j, via) for j, via in targets if j == i]
+        w = self.white[a.die - 1]
+        if not want:
+            if lay.jokers and (w == 6 or self.column == 6):
+                return bad(f"the 6 does not allow {[a.row, a.col]}", "six_square")
+            pointed = (w - 1) * g.n + self.column - 1
+            if targets and targets[0][1] is not None:
+                return bad(f"after the {lay.word('park')}, draw in {'its row' if lay.park == 'row' else 'any square'}", lay.park and "park_" + lay.park or "square")
+            pr, pc = divmod(pointed, g.n)
+            return bad(f"die {a.die} ({w}) with the {lay.word('column_die')} {self.column} points to {[pr + 1, pc + 1]}, "
+                       f"not {[a.row, a.col]}", "square")
+        via = want[0][1]
+        if (a.via or None) != via:
+            if via is None:
+                return bad(f"{[a.row, a.col]} is not reached through a {lay.word('park')}", "square")
+            return bad(f"the die points to the {lay.word('park')} at {list(via)}: say so with \"park\"", "park_" + str(lay.park))
+        kind = g.kind[i]
+        sq = lay.squares[i]
+        if kind == "house":
+            if a.kind != "house":
+                return bad(f"{[a.row, a.col]} is a {lay.word('house')}: cross out one of its {lay.word('houses')}, draw nothing", "house")
+            return bad(f"every {lay.word('houses')[:-1] if lay.word('houses').endswith('s') else lay.word('houses')} "
+                       f"of the {lay.word('house')} at {[a.row, a.col]} is crossed out", "houses")
+        if a.kind == "house":
+            return bad(f"{[a.row, a.col]} is not a {lay.word('house')}", "house")
+        if sheet.pieces[i]:
+            return bad(f"a {lay.word('road')} is already drawn at {[a.row, a.col]}", "drawn")
+        if a.kind == "floor":
+            if kind != "skyscraper":
+                return bad(f"{[a.row, a.col]} is not a {lay.word('skyscraper')}", "floor")
+            return bad(f"the {lay.word('skyscraper')} at {[a.row, a.col]} has all the {lay.word('floors')} it may get: "
+                       f"draw a {lay.word('road')}", "third_time")
+        if a.piece not in PIECES:
+            return bad(f"{a.piece!r} is not a piece ({', '.join(PIECES)})", "piece")
+        return bad("not allowed", "action")  # pragma: no cover - every refusal has a reason above
+
+    def _target_reason(self, why: str) -> str:
+        lay = self.game.layout
+        if why == "six_tree":
+            return f"a white 6 costs a {lay.word('tree')}, and none is left"
+        if why == "park_tree":
+            return f"a die pointing to a {lay.word('park')} costs a {lay.word('tree')}, and none is left"
+        return f"a die pointing to a {lay.word('park')} costs a {lay.word('barrel')}, and none is left"
+
+    def _check_chance(self, a: Action) -> None:
+        ed = self.game.edition
+        if a.kind == "start":
+            if self.phase != START:
+                raise IllegalAction("the start roads are already drawn", "order", ed)
+            if not 1 <= a.die <= 6:
+                raise IllegalAction(f"{a.die} is not a die face", "dice", ed)
+            return
+        if self.phase != ROLL:
+            raise IllegalAction("not the time to roll" if self.phase == TURN else "the start roads come first", "order", ed)
+        if not 1 <= a.die <= 6 or len(a.whites) != self.game.whites or not all(1 <= w <= 6 for w in a.whites):
+            raise IllegalAction(f"a roll is the {self.game.layout.word('column_die')} and {self.game.whites} white dice, "
+                                f"each 1-6", "dice", ed)
+
+    def apply(self, action: Action, player: int | None = None) -> None:
+        """Apply a legal action; IllegalAction (nothing changes) when it is not."""
+        self.check(action, player)
+        self._apply(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """For search: `action` must come from legal_actions()."""
+        self._apply(action)
+
+    def _apply(self, a: Action) -> None:
+        g = self.game
+        if a.kind == "start":
+            col = len(self.start_faces)
+            self.start_faces.append(a.die)
+            i = g.starts[col]
+            bits = roads.SIDES[g.layout.legend[a.die]]
+            for sh in self.sheets:
+                sh.pieces[i] = bits
+            self.history.append((CHANCE, a))
+            if len(self.start_faces) == g.n:
+                self.phase = ROLL
+            return
+        if a.kind == "roll":
+            self.round += 1
+            self.turn = 0
+            self.column = a.die
+            self.white = tuple(a.whites)
+            self.taken = [-1] * len(a.whites)
+            self.phase = TURN
+            self.history.append((CHANCE, a))
+            return
+        p = self.current_player()
+        sheet = self.sheets[p]
+        self.history.append((p, a))
+        if a.kind == "pass":
+            self._cross_tree(sheet)
+        else:
+            self.taken[a.die - 1] = p
+            if a.via is not None:
+                if g.layout.park == "row":
+                    self._cross_tree(sheet)
+                else:
+                    sheet.barrels += 1
+            elif g.layout.jokers and self.white[a.die - 1] == 6:
+                self._cross_tree(sheet)
+            i = (a.row - 1) * g.n + a.col - 1
+            if a.kind == "house":
+                sheet.crossed[i] += 1
+            elif a.kind == "floor":
+                sheet.floors[i] += 1
+            else:
+                sheet.pieces[i] = roads.SIDES[a.piece]
+                self._score_drawing(p, i)
+        self.turn += 1
+        if self.turn == g.players:
+            self._end_round()
+
+    def _cross_tree(self, sheet: Sheet) -> None:
+        if sheet.trees < self.game.layout.trees:
+            sheet.trees += 1
+            if sheet.trees == self.game.layout.trees and "trees" not in self.ending:
+                self.ending.append("trees")
+
+    def _end_round(self) -> None:
+        if self.ending:
+            self.phase = OVER
+            return
+        self.start_player = (self.start_player + 1) % self.game.players
+        self.phase = ROLL
+
+    # -- scoring at the moment of drawing ------------------------------------------------------
+    def _score_drawing(self, p: int, i: int) -> None:
+        g = self.game
+        kind = g.kind[i]
+        if kind not in ("hotel", "shop", "skyscraper"):
+            return
+        sheet = self.sheets[p]
+        on_road = roads.road(sheet.pieces, g.nbs, i)
+        houses = 0
+        if kind == "hotel":
+            worth = len(on_road)
+        elif kind == "shop":
+            houses = sum(sheet.crossed[j] for j in on_road if g.kind[j] == "house")
+            worth = houses
+        else:
+            worth = sheet.floors[i] * sum(1 for j in on_road if g.kind[j] == "park")
+        value = self._circle(p, kind, worth)
+        bonus = self._bonus(p, value) if kind == "shop" and value else 0
+        r, c = divmod(i, g.n)
+        sheet.scored.append(Scored(kind, (r + 1, c + 1), worth, value, self.round, bonus, houses))
+        end = g.layout.end.get(kind)
+        if end is not None and value == end and kind not in self.ending:
+            self.ending.append(kind)
+
+    def available(self, p: int, track: str) -> list[int]:
+        sheet = self.sheets[p]
+        used = set(sheet.circled[track]) | sheet.struck[track]
+        return [v for v in self.game.layout.tracks[track].values if v not in used]
+
+    def _circle(self, p: int, track: str, worth: int) -> int:
+        """Circle the highest free value up to `worth` (ruling R10); 0 when none is free."""
+        free = [v for v in self.available(p, track) if v <= worth]
+        if not free:
+            return 0
+        v = free[-1]
+        self.sheets[p].circled[track].append(v)
+        if self.game.layout.tracks[track].shared:
+            self.shared[track][v] = p
+            for q, other in enumerate(self.sheets):
+                if q != p:
+                    other.struck[track].add(v)
+        return v
+
+    def _bonus(self, p: int, value: int) -> int:
+        """The highest first-player bonus still free, up to the shop's circled value (R11)."""
+        free = [b for b in self.game.layout.bonuses if b <= value and b not in self.bonus_owner]
+        if not free:
+            return 0
+        b = free[-1]
+        self.bonus_owner[b] = p
+        self.sheets[p].bonuses.append(b)
+        for q, other in enumerate(self.sheets):
+            if q != p:
+                other.struck_bonuses.add(b)
+        return b

@@ -1,0 +1,286 @@
+"""Game records (docs/records.md): read one, replay it through the engine, report violations.
+
+read() raises RecordError (one line: the file, the place, what is wrong) for anything that is
+not a well-formed record; replay() never raises for a well-formed one: every illegal turn is
+a Violation, and the rest of the game is still checked.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from doodlebox.rules import layout as layouts
+from doodlebox.rules.engine import Action, Game, IllegalAction, State
+from doodlebox.rules.layout import PIECES, Layout, LayoutError
+from doodlebox.rules.sentences import sentence
+
+FORMAT = "doodlebox-record/1"
+
+
+class RecordError(ValueError):
+    pass
+
+
+@dataclass
+class Turn:
+    place: str            # where in the file, e.g. rounds[2].turns[1]
+    action: Action
+    player: int | None    # as written in the record, if it says
+
+
+@dataclass
+class Round:
+    place: str
+    column: int
+    white: tuple[int, ...]
+    turns: list[Turn]
+
+
+@dataclass
+class Record:
+    source: str
+    edition: str
+    variant: str
+    players: list[str]
+    layout: Layout
+    start: list[int]
+    rounds: list[Round]
+
+    def game(self) -> Game:
+        return Game(self.layout, len(self.players), self.variant)
+
+
+@dataclass
+class Violation:
+    round: int
+    player: int           # -1 for the whole game (e.g. rounds after the end)
+    turn: int             # 1-based within the round, 0 for the round itself
+    place: str
+    action: str
+    rule: str
+    reason: str
+    sentence: str
+    legal: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Replay:
+    record: Record
+    state: State
+    violations: list[Violation]
+    finished: bool
+
+
+def read(path: str | Path) -> Record:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                          + (" (the file looks cut short)" if exc.pos >= len(text.rstrip()) else "")) from None
+    return parse(data, str(path))
+
+
+def parse(data: Any, source: str = "record") -> Record:
+    def bad(where: str, what: str) -> RecordError:
+        return RecordError(f"{source}: {where}: {what}")
+
+    def whole(v: Any, where: str, low: int, high: int) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise bad(where, f"{v!r} is not a whole number")
+        if not low <= v <= high:
+            raise bad(where, f"{v} is not between {low} and {high}")
+        return v
+
+    def face(v: Any, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+            raise bad(where, f"{v!r} is not a die face (1-6)")
+        return v
+
+    if not isinstance(data, dict):
+        raise bad("record", "is not a JSON object")
+    if data.get("format") != FORMAT:
+        raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
+    edition = data.get("edition")
+    if not isinstance(edition, str):
+        raise bad("edition", f"{edition!r} is not an edition name")
+    variant = data.get("variant", "")
+    if variant not in ("", "control"):
+        raise bad("variant", f"{variant!r} is not '' or 'control'")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise bad("players", "is not a list of names")
+    if not 1 <= len(players) <= 5:
+        raise bad("players", f"{len(players)} players: the dice editions are for 1 to 5")
+    spec = data.get("layout", edition)
+    try:
+        if isinstance(spec, dict):
+            lay = layouts.parse(spec, f"{source}: layout")
+        elif isinstance(spec, str) and spec in layouts.DEFAULT_FILES:
+            lay = layouts.load(spec)
+        else:
+            raise bad("layout", f"{spec!r} is not a default layout ({', '.join(layouts.DEFAULT_FILES)}) or a layout object")
+    except LayoutError as exc:
+        raise RecordError(str(exc)) from None
+    if lay.edition != edition:
+        raise bad("layout", f"the layout is for {lay.edition!r}, the record for {edition!r}")
+    try:
+        Game(lay, len(players), variant)
+    except ValueError as exc:
+        raise bad("players" if "player" in str(exc) or "solo" in str(exc) else "variant", str(exc)) from None
+    start = data.get("start")
+    if not isinstance(start, list):
+        raise bad("start", "is not a list of die faces, one per column")
+    if len(start) != lay.size:
+        raise bad("start", f"{len(start)} start rolls for {lay.size} columns")
+    start = [face(v, f"start[{i}]") for i, v in enumerate(start)]
+    rounds_in = data.get("rounds")
+    if not isinstance(rounds_in, list):
+        raise bad("rounds", "is not a list")
+    whites = 3 if len(players) == 1 else len(players) + 1
+    rounds = []
+    for r, rd in enumerate(rounds_in):
+        w = f"rounds[{r}]"
+        if not isinstance(rd, dict):
+            raise bad(w, "is not an object")
+        roll = rd.get("roll")
+        if not isinstance(roll, dict):
+            raise bad(w + ".roll", "missing, or not {\"column\": die, \"white\": [dice]}")
+        column = face(roll.get("column"), w + ".roll.column")
+        white = roll.get("white")
+        if not isinstance(white, list):
+            raise bad(w + ".roll.white", "is not a list of dice")
+        if len(white) != whites:
+            raise bad(w + ".roll.white", f"{len(white)} white dice; {len(players)} player(s) roll {whites}")
+        white_t = tuple(face(v, f"{w}.roll.white[{i}]") for i, v in enumerate(white))
+        turns_in = rd.get("turns", [])
+        if not isinstance(turns_in, list):
+            raise bad(w + ".turns", "is not a list")
+        turns = []
+        for t, tn in enumerate(turns_in):
+            tw = f"{w}.turns[{t}]"
+            if not isinstance(tn, dict):
+                raise bad(tw, "is not an object")
+            player = tn.get("player")
+            if player is not None:
+                player = whole(player, tw + ".player", 0, len(players) - 1)
+            known = {"player", "die", "at", "piece", "floor", "park", "pass"}
+            for k in tn:
+                if k not in known:
+                    raise bad(f"{tw}.{k}", f"unknown field (known: {', '.join(sorted(known))})")
+            if tn.get("pass") is True:
+                if set(tn) - {"pass", "player"}:
+                    raise bad(tw, "a pass takes no die and draws nothing")
+                turns.append(Turn(tw, Action("pass"), player))
+                continue
+            die = whole(tn.get("die"), tw + ".die", 1, 99)
+            at = _square(tn.get("at"), tw + ".at", lay.size, bad)
+            via = _square(tn["park"], tw + ".park", lay.size, bad) if "park" in tn else None
+            if tn.get("floor") is True:
+                kind = "floor"
+                if "piece" in tn:
+                    raise bad(tw, "a floor is not a piece: give one or the other")
+            elif "piece" in tn:
+                kind = "draw"
+                if tn["piece"] not in PIECES:
+                    raise bad(tw + ".piece", f"{tn['piece']!r} is not a piece ({', '.join(PIECES)})")
+            else:
+                kind = "house"
+            turns.append(Turn(tw, Action(kind, die, at[0], at[1], tn.get("piece", ""), via), player))
+        rounds.append(Round(w, column, white_t, turns))
+    return Record(source, edition, variant, list(players), lay, start, rounds)
+
+
+def _square(v: Any, where: str, size: int, bad) -> tuple[int, int]:
+    if (not isinstance(v, list) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise bad(where, f"{v!r} is not [row, column]")
+    if not all(1 <= x <= size for x in v):
+        raise bad(where, f"{v} is off the {size}x{size} sheet")
+    return v[0], v[1]
+
+
+def replay(rec: Record) -> Replay:
+    """Play the record through the engine; every illegal turn becomes a Violation."""
+    game = rec.game()
+    state = game.new_state()
+    ed = game.edition
+    violations: list[Violation] = []
+    for face in rec.start:
+        state.apply(Action("start", face))
+    for rn, rd in enumerate(rec.rounds, start=1):
+        if state.is_terminal():
+            violations.append(Violation(rn, -1, 0, rd.place, "roll", "over",
+                                        f"the game ended after round {state.round} ({', '.join(state.ending)}); "
+                                        f"round {rn} should not have been played", sentence("over", ed)))
+            break
+        state.apply(Action("roll", rd.column, whites=rd.white))
+        for tn, turn in enumerate(rd.turns, start=1):
+            if state.phase != "turn":
+                violations.append(Violation(rn, -1, tn, turn.place, _show(turn.action), "turn",
+                                            f"every player has already acted in round {rn}", sentence("turn", ed)))
+                break
+            p = state.current_player()
+            try:
+                state.check(turn.action, turn.player)
+            except IllegalAction as exc:
+                violations.append(Violation(rn, p, tn, turn.place, _show(turn.action), exc.rule, exc.reason,
+                                            exc.sentence, exc.legal))
+                _skip(state)
+                continue
+            state.apply_unchecked(turn.action)
+        if state.phase == "turn":
+            missing = rec.game().players - state.turn
+            if rn < len(rec.rounds):
+                violations.append(Violation(rn, state.current_player(), state.turn + 1, rd.place, "-", "turn",
+                                            f"round {rn} ends with {missing} player(s) still to act",
+                                            sentence("turn", ed)))
+                while state.phase == "turn":
+                    _skip(state)
+    finished = state.is_terminal()
+    return Replay(rec, state, violations, finished)
+
+
+def _skip(state: State) -> None:
+    """The player to act loses the turn (their illegal action is not applied)."""
+    state.turn += 1
+    if state.turn == state.game.players:
+        state._end_round()
+
+
+def _show(a: Action) -> str:
+    return str(a)
+
+
+def from_state(state: State, players: list[str]) -> dict:
+    """The record of a game played on the engine (its history), as a JSON object."""
+    g = state.game
+    start: list[int] = []
+    rounds: list[dict] = []
+    for _who, a in state.history:
+        if a.kind == "start":
+            start.append(a.die)
+        elif a.kind == "roll":
+            rounds.append({"roll": {"column": a.die, "white": list(a.whites)}, "turns": []})
+        elif a.kind == "pass":
+            rounds[-1]["turns"].append({"pass": True})
+        else:
+            t: dict[str, Any] = {"die": a.die, "at": [a.row, a.col]}
+            if a.via is not None:
+                t["park"] = list(a.via)
+            if a.kind == "draw":
+                t["piece"] = a.piece
+            elif a.kind == "floor":
+                t["floor"] = True
+            rounds[-1]["turns"].append(t)
+    return {"format": FORMAT, "edition": g.edition, "variant": g.variant, "players": list(players),
+            "layout": g.edition, "start": start, "rounds": rounds}

@@ -1,0 +1,86 @@
+"""What `doodlebox validate` and `doodlebox score` print: score sheets, violations, the table."""
+from __future__ import annotations
+
+from doodlebox.rules.record import Replay
+from doodlebox.rules.scoring import Result, score
+
+
+def as_json(rp: Replay) -> dict:
+    res = score(rp.state)
+    rec = rp.record
+    return {
+        "record": rec.source,
+        "edition": rec.edition,
+        "variant": rec.variant or ("solo" if len(rec.players) == 1 else ""),
+        "players": rec.players,
+        "rounds": rp.state.round,
+        "finished": rp.finished,
+        "ending": rp.state.ending,
+        "valid": not rp.violations,
+        "violations": [v.as_dict() for v in rp.violations],
+        "sheets": [
+            {"player": rec.players[ss.player], "total": ss.total, "items": [list(i) for i in ss.items],
+             "scored": [dict(track=s.track, at=list(s.at), worth=s.worth, value=s.value, round=s.round,
+                             bonus=s.bonus, houses=s.houses) for s in rp.state.sheets[ss.player].scored],
+             "trees_crossed": ss.trees_crossed, "rank": ss.rank, "achievements": ss.achievements}
+            for ss in res.sheets],
+        "winners": [rec.players[p] for p in res.winners],
+        "tie_break": res.tie_break,
+    }
+
+
+def _name(rp: Replay, p: int) -> str:
+    return f"P{p + 1} {rp.record.players[p]}" if p >= 0 else "the game"
+
+
+def violations_text(rp: Replay) -> str:
+    out = []
+    for v in rp.violations:
+        out.append(f"round {v.round}, {_name(rp, v.player)}, turn {v.turn} ({v.place}): {v.action}")
+        out.append(f"  refused: {v.reason}  [rule {v.rule}]")
+        if v.sentence:
+            out.append(f"  rulebook: \"{v.sentence}\"")
+        if v.legal:
+            shown = v.legal[:6]
+            more = f" (and {len(v.legal) - 6} more)" if len(v.legal) > 6 else ""
+            out.append("  legal instead: " + "; ".join(shown) + more)
+    return "\n".join(out)
+
+
+def sheets_text(rp: Replay, res: Result | None = None) -> str:
+    res = res or score(rp.state)
+    lay = rp.record.layout
+    out = []
+    for ss in res.sheets:
+        sh = rp.state.sheets[ss.player]
+        out.append(f"{_name(rp, ss.player)}")
+        for s in sh.scored:
+            word = lay.word(s.track)
+            got = f"circled {s.value}" if s.value else "nothing free to circle"
+            extra = f" + bonus {s.bonus}" if s.bonus else ""
+            worth = {"hotel": f"{lay.word('road')} of {s.worth}", "shop": f"{s.houses} {lay.word('houses')}",
+                     "skyscraper": f"{s.worth}"}.get(s.track, str(s.worth))
+            out.append(f"  round {s.round}: {word} at {list(s.at)}, {worth}: {got}{extra}")
+        for what, pts in ss.items:
+            out.append(f"  {pts:>+4}  {what}")
+        out.append(f"  {ss.total:>4}  total" + (f"   rank: {ss.rank}" if ss.rank else ""))
+        if ss.achievements:
+            out.append("        achievements: " + ", ".join(ss.achievements))
+    return "\n".join(out)
+
+
+def table_text(rp: Replay) -> str:
+    res = score(rp.state)
+    rec = rp.record
+    rows = sorted(res.sheets, key=lambda ss: (-ss.total, ss.trees_crossed))
+    width = max(len(n) for n in rec.players)
+    tree = rec.layout.word("trees")
+    out = [f"{rec.layout.name}, {len(rec.players)} player(s){', More control' if rec.variant else ''}: "
+           f"{rp.state.round} rounds" + ("" if rp.finished else " (not finished)")]
+    for ss in rows:
+        mark = "  winner" if ss.player in res.winners else ""
+        out.append(f"  {rec.players[ss.player]:<{width}}  {ss.total:>4}  ({ss.trees_crossed} {tree} crossed){mark}"
+                   + (f"  {ss.rank}" if ss.rank else ""))
+    if res.tie_break:
+        out.append("  " + res.tie_break)
+    return "\n".join(out)

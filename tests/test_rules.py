@@ -1,0 +1,300 @@
+"""The rules engine of the dice editions: rulings, refusals, random playouts with invariants,
+records that replay to the same state. Golden games scored by hand are in test_golden_*.py."""
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from doodlebox.rules import engine, layout, record, scoring
+from doodlebox.rules.engine import PASS, Action, IllegalAction, draw
+
+EDITIONS = list(layout.DEFAULT_FILES)
+
+
+def started(edition, players=3, variant="", faces=(1, 2, 3, 4, 5, 6), roll=None):
+    lay = layout.load(edition)
+    s = engine.Game(lay, players, variant).new_state()
+    for f in faces[:lay.size]:
+        s.apply(Action("start", f))
+    if roll:
+        s.apply(Action("roll", roll[0], whites=tuple(roll[1])))
+    return s
+
+
+def playout(s, rng, prefer_drawing=0.9):
+    """Random legal play to the end; yields after every action."""
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply(s.sample_chance(rng))
+        else:
+            acts = s.legal_actions()
+            draws = [a for a in acts if a.kind != "pass"]
+            a = rng.choice(draws) if draws and rng.random() < prefer_drawing else rng.choice(acts)
+            s.apply(a)
+        yield s
+
+
+# -- the default layouts --------------------------------------------------------------------
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_default_layouts_agree_with_the_rulebooks(edition):
+    lay = layout.load(edition)
+    assert lay.reconstructed, "a reconstructed sheet says so"
+    assert len(lay.starts()) == lay.size and sorted(s.col for s in lay.starts()) == list(range(1, lay.size + 1))
+    if lay.ruleset == "5x5":
+        assert lay.size == 5 and lay.tree_points == 4 and lay.bonuses == (3, 5, 7, 10)
+        assert max(lay.tracks["hotel"].values) == 15 == lay.end["hotel"]
+        assert max(lay.tracks["shop"].values) == 10 == lay.end["shop"]
+        houses = [s for s in lay.squares if s.kind == "house"]
+        assert all(s.start for s in houses) and len(houses) == 5  # "the green house squares"
+        assert all(s.houses - s.precrossed == 2 and 1 <= s.precrossed <= 2 for s in houses)
+        assert sum(s.houses for s in houses) >= 16  # Shopping Spree can be earned (R17)
+        hotels = sorted(lay.tracks["hotel"].values)[-sum(1 for s in lay.squares if s.kind == "hotel"):]
+        assert sum(hotels) >= 42  # Hotel Magnate
+        shops = sorted(lay.tracks["shop"].values)[-sum(1 for s in lay.squares if s.kind == "shop"):]
+        assert sum(shops) + sum(lay.bonuses) >= 74  # Capitalist
+        assert [r[0] for r in lay.solo.ranks] == [0, 30, 50, 70, 90, 105, 120]
+        assert len(lay.solo.achievements) == 5
+    else:
+        assert lay.size == 6 and lay.trees == 12 and lay.tree_points == 7 and lay.solo is None
+        assert lay.end == {"hotel": 18, "skyscraper": 18}
+        assert all(t.shared for t in lay.tracks.values())
+        assert all(s.kind == "park" for s in lay.starts())
+        assert all(s.floors == 2 for s in lay.squares if s.kind == "skyscraper") and lay.extra_floors == 2
+
+
+def test_layout_check_lists_every_problem_with_its_place():
+    data = json.loads(layout.default_path("city").read_text())
+    data["size"] = 5
+    data["squares"][0]["at"] = [9, 1]
+    data["squares"][1]["kind"] = "castle"
+    data["tracks"]["hotel"]["values"] = [3, 2]
+    data["legend"]["4"] = "XX"
+    problems = dict(layout.check(data))
+    assert "off the 5x5 grid" in problems["squares[0].at"]
+    assert "castle" in problems["squares[1].kind"]
+    assert "ascending" in problems["tracks.hotel.values"]
+    assert "XX" in problems["legend.4"]
+    assert len(layout.check(data)) >= 4
+    assert layout.check(json.loads(layout.default_path("monsters").read_text())) == []
+
+
+# -- rulings and refusals -------------------------------------------------------------------
+def test_white_dice_one_more_than_players_three_solo_and_no_solo_in_6x6():  # R1, R16
+    assert engine.Game(layout.load("city"), 4).whites == 5
+    assert engine.Game(layout.load("treasures"), 1).whites == 3
+    with pytest.raises(ValueError, match="no solo"):
+        engine.Game(layout.load("shanghai"), 1)
+    with pytest.raises(ValueError, match="More control"):
+        engine.Game(layout.load("monsters"), 2, "control")
+
+
+def test_a_taken_die_and_a_drawn_square_are_refused_with_the_rulebook_sentence():
+    s = started("city", roll=(2, [1, 1, 4, 5]))
+    s.apply(draw(1, 1, 2, "EW"))
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(draw(1, 1, 2, "NS"))
+    assert exc.value.rule == "taken" and "No other player" in exc.value.sentence
+    assert "die 2: draw at [1, 2]" in exc.value.legal
+    s.apply(draw(2, 1, 2, "NS"))  # the second 1 is free: the same square on P2's sheet
+    assert s.sheets[1].pieces[1]
+
+
+def test_house_square_takes_two_crosses_and_no_piece():
+    s = started("city", players=1, roll=(1, [3, 3, 3]))  # [3, 1] is a house (start) square
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(draw(1, 3, 1, "NS"))
+    assert exc.value.rule == "house"
+    s.apply(Action("house", 1, 3, 1))
+    assert s.sheets[0].crossed[10] == 3  # 2 printed + 1
+    s.apply(Action("roll", 1, whites=(3, 3, 3)))
+    s.apply(Action("house", 2, 3, 1))
+    s.apply(Action("roll", 1, whites=(3, 3, 3)))
+    assert s.legal_actions() == [PASS]  # every die points to a full house square: forced (R5)
+    s.apply(PASS)
+    assert s.sheets[0].trees == 1
+
+
+def test_pass_needs_more_control_in_5x5_and_a_tree_always():  # R8, R24
+    s = started("city", roll=(2, [1, 2, 4, 5]))
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(PASS)
+    assert exc.value.rule == "must_take"
+    c = started("city", variant="control", roll=(2, [1, 2, 4, 5]))
+    c.apply(PASS)
+    assert c.sheets[0].trees == 1
+    m = started("monsters", roll=(2, [1, 2, 4, 5]))
+    m.sheets[0].trees = 12
+    with pytest.raises(IllegalAction) as exc:
+        m.apply(PASS)
+    assert exc.value.rule == "no_tree"
+
+
+def test_sixes_in_5x5(): # R2, R3, R4
+    s = started("city", roll=(2, [6, 1, 1, 1]))
+    squares = {(a.row, a.col) for a in s.legal_actions() if a.die == 1}
+    assert squares == {(r, 2) for r in range(1, 6)}  # the white 6: any square of the blue column
+    assert {(a.row, a.col) for a in s.legal_actions() if a.die == 1 and a.kind == "house"} == {(5, 2)}
+    s.apply(draw(1, 4, 2, "NS"))
+    assert s.sheets[0].trees == 1
+    b = started("city", roll=(6, [2, 6, 1, 1]))
+    assert {(a.row, a.col) for a in b.legal_actions() if a.die == 1} == {(2, c) for c in range(1, 6)}
+    assert len({(a.row, a.col) for a in b.legal_actions() if a.die == 2}) == 25
+    b.sheets[0].trees = 10
+    with pytest.raises(IllegalAction) as exc:
+        b.apply(draw(2, 1, 1, "NS"))
+    assert exc.value.rule == "six_tree"
+    with pytest.raises(IllegalAction) as exc:
+        b.apply(draw(1, 3, 1, "NS"))
+    assert exc.value.rule == "six_square"
+
+
+def test_six_is_a_plain_number_in_6x6():
+    s = started("shanghai", roll=(6, [6, 1, 2, 3]))
+    assert {(a.row, a.col) for a in s.legal_actions() if a.die == 1} == {(6, 6)}
+
+
+def test_park_costs_a_tree_then_any_square_of_its_row():  # Shanghai, R14
+    s = started("shanghai", roll=(1, [4, 1, 1, 1]))  # [4, 1] is a park
+    acts = [a for a in s.legal_actions() if a.die == 1]
+    assert {(a.row, a.col) for a in acts} == {(4, c) for c in (2, 3, 4, 5, 6)} and all(a.via == (4, 1) for a in acts)
+    s.apply(draw(1, 4, 3, "EW", via=(4, 1)))
+    assert s.sheets[0].trees == 1
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(draw(2, 4, 3, "EW"))
+    assert exc.value.rule == "square"
+
+
+def test_breaker_costs_a_barrel_then_any_square():  # Sea of Monsters, R15
+    s = started("monsters", roll=(1, [4, 4, 1, 1]))
+    acts = {(a.row, a.col) for a in s.legal_actions() if a.die == 1}
+    assert len(acts) == 36 - 6  # every square but the breakers (they hold the start routes)
+    s.apply(draw(1, 6, 6, "NS", via=(4, 1)))
+    assert s.sheets[0].barrels == 1 and s.sheets[0].trees == 0
+    s.sheets[1].barrels = 6
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(draw(2, 1, 1, "NS", via=(4, 1)))
+    assert exc.value.rule == "park_barrel"
+
+
+def test_skyscraper_two_floors_then_the_road_scores_floors_times_parks():  # R13, R20
+    # Shanghai column 4: park [1, 4] (start road face 2 = NS), plain [2, 4] and [3, 4],
+    # sky scraper [4, 4] with 2 printed floors, plain [5, 4]
+    s = started("shanghai", players=2, faces=(1, 1, 1, 2, 1, 1))
+
+    def rnd(*whites):
+        s.apply(Action("roll", 4, whites=whites))
+
+    rnd(2, 4, 1)
+    s.apply(draw(1, 2, 4, "NS"))          # P1
+    s.apply(Action("floor", 2, 4, 4))     # P2: 3 floors
+    rnd(3, 4, 5)
+    s.apply(draw(3, 5, 4, "NS"))          # P2 starts round 2
+    s.apply(draw(1, 3, 4, "NS"))          # P1: park - [2,4] - [3,4] joined
+    rnd(4, 4, 5)
+    s.apply(Action("floor", 1, 4, 4))     # P1: 3 floors
+    s.apply(Action("floor", 2, 4, 4))     # P2: 4 floors, both extra floors used
+    rnd(4, 4, 6)
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(Action("floor", 1, 4, 4))  # P2's third time
+    assert exc.value.rule == "third_time" and "third time" in exc.value.sentence
+    s.apply(draw(1, 4, 4, "NS"))          # P2: joined to [5, 4] only, no park: worth 0
+    assert (s.sheets[1].scored[-1].worth, s.sheets[1].scored[-1].value) == (0, 0)
+    s.apply(Action("floor", 2, 4, 4))     # P1: 4 floors
+    rnd(4, 1, 1)
+    s.apply(draw(1, 4, 4, "NS"))          # P1: 4 floors x 1 park
+    p1 = s.sheets[0].scored[-1]
+    assert (p1.track, p1.at, p1.worth, p1.value) == ("skyscraper", (4, 4), 4, 4)
+    assert s.sheets[1].struck["skyscraper"] == {4}  # shared track
+
+
+def test_loop_length_counts_each_square_once():  # R12
+    s = started("city", players=1, faces=(3, 3, 3, 3, 3))
+    sheet = s.sheets[0]
+    from doodlebox.rules import roads
+    g = s.game
+    for (r, c), p in {(1, 1): "ES", (1, 2): "SW", (2, 1): "NE", (2, 2): "NW"}.items():
+        sheet.pieces[(r - 1) * 5 + c - 1] = roads.SIDES[p]
+    assert len(roads.road(sheet.pieces, g.nbs, 0)) == 4
+
+
+def test_circling_takes_the_highest_free_value_and_shared_values_are_struck():  # R10
+    s = started("shanghai", players=3)
+    s.phase = "turn"
+    s.round, s.white, s.taken = 1, (1, 1, 1, 1), [-1] * 4
+    assert s._circle(0, "hotel", 7) == 7
+    assert s._circle(1, "hotel", 7) == 6  # the Frank example
+    assert s.sheets[2].struck["hotel"] == {6, 7}
+    assert s._circle(2, "hotel", 0) == 0
+
+
+def test_bonus_by_circled_value_one_per_shop():  # R11: the rulebook's two examples
+    s = started("city", players=2)
+    assert s._bonus(0, 8) == 7
+    assert s._bonus(1, 9) == 5
+    assert s.sheets[1].struck_bonuses == {7} and s.sheets[0].struck_bonuses == {5}
+
+
+def test_trees_tie_for_everyone_is_plus_and_minus():  # R18
+    s = started("city", players=3)
+    res = scoring.score(s)
+    assert all(("fewest trees crossed (0)", 4) in ss.items and ("most trees crossed (0)", -4) in ss.items
+               for ss in res.sheets)
+    s.sheets[0].trees = 2
+    res = scoring.score(s)
+    assert res.sheets[0].total == -4 and res.sheets[1].total == 4 and res.sheets[2].total == 4
+    assert res.winners == [1, 2] and "shared" in res.tie_break
+
+
+# -- random playouts --------------------------------------------------------------------------
+def invariants(s):
+    lay = s.game.layout
+    for t, track in lay.tracks.items():
+        held = [v for sh in s.sheets for v in sh.circled[t]]
+        for sh in s.sheets:
+            assert len(set(sh.circled[t])) == len(sh.circled[t]), "a value circled twice"
+            assert not set(sh.circled[t]) & sh.struck[t]
+            assert set(sh.circled[t]) <= set(track.values)
+        if track.shared:
+            assert len(set(held)) == len(held), "a shared value held by two players"
+    bonuses = [b for sh in s.sheets for b in sh.bonuses]
+    assert len(set(bonuses)) == len(bonuses)
+    for sh in s.sheets:
+        assert 0 <= sh.trees <= lay.trees and 0 <= sh.barrels <= lay.barrels
+        for i, sq in enumerate(lay.squares):
+            assert sq.precrossed <= sh.crossed[i] <= max(sq.houses, sq.precrossed)
+            assert sq.floors <= sh.floors[i] <= sq.floors + (lay.extra_floors if sq.kind == "skyscraper" else 0)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(1, 5), control=st.booleans())
+def test_random_playouts_keep_the_invariants_and_replay_to_the_same_state(edition, seed, players, control):
+    lay = layout.load(edition)
+    if players == 1 and not lay.solo:
+        players = 2
+    variant = "control" if control and lay.jokers else ""
+    s = engine.Game(lay, players, variant).new_state()
+    rng = random.Random(seed)
+    for st_ in playout(s, rng):
+        invariants(st_)
+    assert s.round < 200
+    names = [f"P{i + 1}" for i in range(players)]
+    data = record.from_state(s, names)
+    again = record.replay(record.parse(json.loads(json.dumps(data))))
+    assert not again.violations and again.finished
+    assert [sh.__dict__ for sh in again.state.sheets] == [sh.__dict__ for sh in s.sheets]
+    a, b = scoring.score(s), scoring.score(again.state)
+    assert [x.total for x in a.sheets] == [x.total for x in b.sheets] and a.winners == b.winners
+    for p, sh in enumerate(s.sheets):  # scored items add up to the track totals
+        for t in lay.tracks:
+            assert sorted(x.value for x in sh.scored if x.track == t and x.value) == sorted(sh.circled[t])
+
+
+def test_clone_is_independent():
+    s = started("monsters", roll=(2, [1, 2, 3, 4]))
+    c = s.clone()
+    c.apply(draw(1, 1, 2, "NS"))
+    assert not s.sheets[0].pieces[1] and c.sheets[0].pieces[1]
+    assert s.taken == [-1] * 4
