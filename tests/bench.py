@@ -6,6 +6,8 @@
    press to the frame out (the VM's time, on this machine; not the Pico's).
 3. The host: events stored per second over a real pseudo-terminal with pyserial and SQLite
    (committed before each acknowledgement), fed by the firmware's own journal under CPython.
+4. The rules engine: validated 4-player games per second and microseconds per action for
+   each dice edition, random playouts per second, and the cost of one search step.
 """
 from __future__ import annotations
 
@@ -123,9 +125,61 @@ def bench_host_rate(tmp: Path, n: int = 1000) -> None:
           f"({1e6 * took / n:.0f} us each; synchronous=FULL, journal window 8)")
 
 
+def bench_rules(games_per_edition: int = 20) -> None:
+    import json
+    import random
+
+    from doodlebox.rules import engine, layout, record
+
+    heading("rules engine: 4-player games of each edition (CPython)")
+    print(f"{'edition':10} {'validated games/s':>18} {'us/action (checked)':>20} {'search actions/s':>17} "
+          f"{'playouts/s':>11}")
+    for ed in layout.DEFAULT_FILES:
+        lay = layout.load(ed)
+        game = engine.Game(lay, 4)
+        rng = random.Random(1)
+        records, actions = [], 0
+        t_play = time.perf_counter()
+        for _ in range(games_per_edition):
+            s = game.new_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    s.apply_unchecked(s.sample_chance(rng))
+                else:
+                    acts = s.legal_actions()
+                    draws = [a for a in acts if a.kind != "pass"]
+                    s.apply_unchecked(rng.choice(draws) if draws and rng.random() < 0.9 else rng.choice(acts))
+                    actions += 1
+            records.append(json.dumps(record.from_state(s, ["A", "B", "C", "D"])))
+        playouts = games_per_edition / (time.perf_counter() - t_play)
+        t0 = time.perf_counter()
+        for text in records:
+            rp = record.replay(record.parse(json.loads(text)))
+            assert not rp.violations
+        took = time.perf_counter() - t0
+        # a search step: clone the state, list the legal actions, apply one
+        s = game.new_state()
+        while s.is_chance_node():
+            s.apply_unchecked(s.sample_chance(rng))
+        n, t1 = 0, time.perf_counter()
+        while time.perf_counter() - t1 < 0.5:
+            c = s.clone()
+            for a in c.legal_actions()[:8]:
+                c2 = c.clone()
+                c2.apply_unchecked(a)
+                n += 1
+        search_rate = n / (time.perf_counter() - t1)
+        print(f"{ed:10} {games_per_edition / took:>18,.0f} {1e6 * took / actions:>20.0f} {search_rate:>17,.0f} "
+              f"{playouts:>11,.0f}")
+    print("us/action (checked): validating a record, every action checked against the legal ones;")
+    print("search actions/s: from the first turn, clone, list the legal actions, clone and apply each of 8;")
+    print("  what a search-based player gets per second.")
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="doodlebox-bench-") as d:
         tmp = Path(d)
+        bench_rules()
         bench_core_events()
         bench_host_rate(tmp)
         bench_demo_heap(tmp)

@@ -157,7 +157,29 @@ class State:
         self.sheets = [Sheet([0] * (n * n), crossed[:], floors[:],
                              circled={t: [] for t in lay.tracks}, struck={t: set() for t in lay.tracks})
                        for _ in range(game.players)]
-        self.history: list[tuple[int, Action]] = []
+        self._owned = [True] * game.players  # copy-on-write: a sheet shared with a clone is copied before a change
+        self._log: tuple | None = None         # history as a linked list (shared by clones)
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """(player or CHANCE, action) in the order they happened."""
+        out = []
+        node = self._log
+        while node is not None:
+            node, item = node
+            out.append(item)
+        out.reverse()
+        return out
+
+    def _log_add(self, who: int, a: Action) -> None:
+        self._log = (self._log, (who, a))
+
+    def _mine(self, p: int) -> "Sheet":
+        """Player p's sheet, to change (copied first if a clone shares it)."""
+        if not self._owned[p]:
+            self.sheets[p] = self.sheets[p].copy()
+            self._owned[p] = True
+        return self.sheets[p]
 
     # -- who acts ----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -181,8 +203,9 @@ class State:
         s.ending = self.ending[:]
         s.shared = {k: dict(v) for k, v in self.shared.items()}
         s.bonus_owner = dict(self.bonus_owner)
-        s.sheets = [sh.copy() for sh in self.sheets]
-        s.history = self.history[:]
+        s.sheets = self.sheets[:]
+        s._owned = [False] * len(self.sheets)
+        self._owned = [False] * len(self.sheets)
         return s
 
     # -- chance ------------------------------------------------------------------------
@@ -404,9 +427,10 @@ class State:
             self.start_faces.append(a.die)
             i = g.starts[col]
             bits = roads.SIDES[g.layout.legend[a.die]]
-            for sh in self.sheets:
+            for q in range(g.players):
+                sh = self._mine(q)
                 sh.pieces[i] = bits
-            self.history.append((CHANCE, a))
+            self._log_add(CHANCE, a)
             if len(self.start_faces) == g.n:
                 self.phase = ROLL
             return
@@ -417,11 +441,11 @@ class State:
             self.white = tuple(a.whites)
             self.taken = [-1] * len(a.whites)
             self.phase = TURN
-            self.history.append((CHANCE, a))
+            self._log_add(CHANCE, a)
             return
         p = self.current_player()
-        sheet = self.sheets[p]
-        self.history.append((p, a))
+        sheet = self._mine(p)
+        self._log_add(p, a)
         if a.kind == "pass":
             self._cross_tree(sheet)
         else:
@@ -493,12 +517,12 @@ class State:
         if not free:
             return 0
         v = free[-1]
-        self.sheets[p].circled[track].append(v)
+        self._mine(p).circled[track].append(v)
         if self.game.layout.tracks[track].shared:
             self.shared[track][v] = p
-            for q, other in enumerate(self.sheets):
+            for q in range(self.game.players):
                 if q != p:
-                    other.struck[track].add(v)
+                    self._mine(q).struck[track].add(v)
         return v
 
     def _bonus(self, p: int, value: int) -> int:
@@ -508,8 +532,8 @@ class State:
             return 0
         b = free[-1]
         self.bonus_owner[b] = p
-        self.sheets[p].bonuses.append(b)
-        for q, other in enumerate(self.sheets):
+        self._mine(p).bonuses.append(b)
+        for q in range(self.game.players):
             if q != p:
-                other.struck_bonuses.add(b)
+                self._mine(q).struck_bonuses.add(b)
         return b
