@@ -196,6 +196,8 @@ class State:
         return self.phase == OVER
 
     def clone(self) -> "State":
+        """An independent copy, cheap: sheets are shared until either state changes one
+        (copy-on-write), so treat `sheets` as read-only outside this class."""
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
         s.taken = self.taken[:]

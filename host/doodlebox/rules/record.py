@@ -143,15 +143,18 @@ def parse(data: Any, source: str = "record") -> Record:
     if len(start) != lay.size:
         raise bad("start", f"{len(start)} start rolls for {lay.size} columns")
     start = [face(v, f"start[{i}]") for i, v in enumerate(start)]
-    rounds_in = data.get("rounds")
-    if not isinstance(rounds_in, list):
-        raise bad("rounds", "is not a list")
+    def objects(v: Any, where: str):
+        """(place, object) for each item of a list that must hold objects."""
+        if not isinstance(v, list):
+            raise bad(where, "is not a list")
+        for i, item in enumerate(v):
+            if not isinstance(item, dict):
+                raise bad(f"{where}[{i}]", "is not an object")
+            yield f"{where}[{i}]", item
+
     whites = 3 if len(players) == 1 else len(players) + 1
     rounds = []
-    for r, rd in enumerate(rounds_in):
-        w = f"rounds[{r}]"
-        if not isinstance(rd, dict):
-            raise bad(w, "is not an object")
+    for w, rd in objects(data.get("rounds"), "rounds"):
         roll = rd.get("roll")
         if not isinstance(roll, dict):
             raise bad(w + ".roll", "missing, or not {\"column\": die, \"white\": [dice]}")
@@ -162,14 +165,8 @@ def parse(data: Any, source: str = "record") -> Record:
         if len(white) != whites:
             raise bad(w + ".roll.white", f"{len(white)} white dice; {len(players)} player(s) roll {whites}")
         white_t = tuple(face(v, f"{w}.roll.white[{i}]") for i, v in enumerate(white))
-        turns_in = rd.get("turns", [])
-        if not isinstance(turns_in, list):
-            raise bad(w + ".turns", "is not a list")
         turns = []
-        for t, tn in enumerate(turns_in):
-            tw = f"{w}.turns[{t}]"
-            if not isinstance(tn, dict):
-                raise bad(tw, "is not an object")
+        for tw, tn in objects(rd.get("turns", []), w + ".turns"):
             player = tn.get("player")
             if player is not None:
                 player = whole(player, tw + ".player", 0, len(players) - 1)

@@ -29,6 +29,10 @@ class Result:
     tie_break: str           # "" or why the winner won a tie
 
 
+def plural(word: str) -> str:
+    return word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")
+
+
 def connected_points(state: State, p: int) -> list[tuple[str, int]]:
     """Each group (taxis, buses, ships): every square of the group whose road reaches another
     square of the same group scores its points. Returns (what, points) per group kind."""
@@ -46,7 +50,7 @@ def connected_points(state: State, p: int) -> list[tuple[str, int]]:
                 counted[g.kind[i]] += 1
         for k in group.kinds:
             word = lay.word(k)
-            out.append((f"{counted[k]} connected {word}{'s' if counted[k] != 1 else ''} x {group.points[k]}",
+            out.append((f"{counted[k]} connected {plural(word) if counted[k] != 1 else word} x {group.points[k]}",
                         counted[k] * group.points[k]))
     return out
 
