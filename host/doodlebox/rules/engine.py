@@ -306,12 +306,16 @@ class State:
             raise IllegalAction(f"the dice must be rolled first ({self.phase})", "order", ed)
         p = self.current_player()
         if player is not None and player != p:
-            raise IllegalAction(f"it is P{p + 1}'s turn, not P{player + 1}'s", "turn", ed)
+            raise IllegalAction(f"it is P{p + 1}'s turn, not P{player + 1}'s", "turn", ed, self.legal_text())
         sheet = self.sheets[p]
         legal = self.legal_actions()
         if action in legal:
             return
         raise self._why(sheet, action, legal)
+
+    def legal_text(self) -> list[str]:
+        """What the player to act may do, summarised for a person."""
+        return self._legal_text(self.legal_actions()) if self.phase == TURN else []
 
     def _legal_text(self, legal: list[Action]) -> list[str]:
         """Legal actions summarised: one line per die and square (pieces are any of six)."""
@@ -370,7 +374,11 @@ class State:
         if (a.via or None) != via:
             if via is None:
                 return bad(f"{[a.row, a.col]} is not reached through a {lay.word('park')}", "square")
-            return bad(f"the die points to the {lay.word('park')} at {list(via)}: say so with \"park\"", "park_" + str(lay.park))
+            if a.via is None:
+                return bad(f"the die points to the {lay.word('park')} at {list(via)}: say so with \"park\"",
+                           "park_" + str(lay.park))
+            return bad(f"the die points to the {lay.word('park')} at {list(via)}, not {list(a.via)}",
+                       "park_" + str(lay.park))
         kind = g.kind[i]
         sq = lay.squares[i]
         if kind == "house":

@@ -85,8 +85,9 @@ def read(path: str | Path) -> Record:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-                          + (" (the file looks cut short)" if exc.pos >= len(text.rstrip()) else "")) from None
+        short = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+        raise RecordError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
+                          + (" (the file looks cut short)" if short else "")) from None
     return parse(data, str(path))
 
 
@@ -121,6 +122,9 @@ def parse(data: Any, source: str = "record") -> Record:
         raise bad("players", "is not a list of names")
     if not 1 <= len(players) <= 5:
         raise bad("players", f"{len(players)} players: the dice editions are for 1 to 5")
+    if "layout" not in data and edition not in layouts.DEFAULT_FILES:
+        raise bad("edition", f"{edition!r} is not an edition ({', '.join(layouts.DEFAULT_FILES)}); "
+                             "for a sheet of your own, give it in \"layout\"")
     spec = data.get("layout", edition)
     try:
         if isinstance(spec, dict):
@@ -240,7 +244,7 @@ def replay(rec: Record) -> Replay:
             if rn < len(rec.rounds):
                 violations.append(Violation(rn, state.current_player(), state.turn + 1, rd.place, "-", "turn",
                                             f"round {rn} ends with {missing} player(s) still to act",
-                                            sentence("turn", ed)))
+                                            sentence("turn", ed), state.legal_text()))
                 while state.phase == "turn":
                     _skip(state)
     finished = state.is_terminal()

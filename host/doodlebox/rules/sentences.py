@@ -65,6 +65,12 @@ _S: dict[str, dict[str, str]] = {
         "islands": "Instead, they must check off a Barrel and then draw on any available box on their sheet. (ruling R15: not without a barrel)",
     },
     "floor": {
+        "city": "House squares: In house squares you cannot draw roads, but must instead cross out one house. "
+                "(There are no sky scrapers to add floors to in this edition.)",
+        "suzhou": "House squares: In house squares you cannot draw riverways, but must instead cross out one house. "
+                  "(There are no sky scrapers to add floors to in this edition.)",
+        "treasures": "Archipelago: ... you must draw a cross on one of the Forts that is not yet checked off. "
+                     "(There are no Krakens to add Tentacles to in this edition.)",
         "china": "When you draw in a sky scraper space, you must choose to EITHER build another floor in the sky scraper (cross out a box), OR draw a road in the space and score the sky scraper.",
         "islands": "Every time a player draws on a Kraken box, they may choose either to check off an available Tentacle, or to draw a Route.",
     },
@@ -107,7 +113,8 @@ _S: dict[str, dict[str, str]] = {
 
 
 def sentence(rule: str, edition: str) -> str:
-    """The rulebook sentence for `rule` in `edition` (the City wording when the edition has none)."""
+    """The rulebook sentence for `rule` in `edition`: the edition's own, else its rulebook's
+    (china, islands), else City's wording."""
     texts = _S.get(rule, {})
     fam = FAMILY.get(edition, "city")
-    return texts.get(fam) or texts.get("city") or next(iter(texts.values()), "")
+    return texts.get(edition) or texts.get(fam) or texts.get("city") or next(iter(texts.values()), "")
