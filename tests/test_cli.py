@@ -76,3 +76,38 @@ def test_games_lists_what_was_stored(tmp_path):
     assert r.returncode == 0
     row = r.stdout.splitlines()[1].split()
     assert row[1:9] == ["c0ffee", "1", "1", "city", "3", "-", "1", "menu"]
+
+
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def test_score_prints_the_final_table():
+    r = doodlebox("score", str(GOLDEN / "suzhou-control.json"))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("Doodle China: Suzhou, 2 player(s), More control:")
+    assert "winner" in lines[1] and "Xi" in lines[1]  # the tie on 20 goes to the fewest trees
+    assert "fewest trees crossed" in r.stdout
+
+
+def test_layout_check_names_every_problem_and_exits_2(tmp_path):
+    import json
+
+    data = json.loads((ROOT / "host/doodlebox/layouts/doodle-city.json").read_text())
+    data["squares"][2]["kind"] = "volcano"
+    data["trees"] = "ten"
+    bad = tmp_path / "mine.json"
+    bad.write_text(json.dumps(data))
+    r = doodlebox("layout", "check", str(bad))
+    assert r.returncode == 2
+    out = r.stdout.splitlines()
+    assert any("squares[2].kind" in line and "volcano" in line for line in out)
+    assert any(line.startswith(f"{bad}: trees:") for line in out)
+    good = doodlebox("layout", "check", str(ROOT / "host/doodlebox/layouts/doodle-islands-monsters.json"))
+    assert good.returncode == 0 and "usable 6x6 layout" in good.stdout
+
+
+def test_render_refuses_a_player_who_is_not_in_the_record(tmp_path):
+    line = one_clear_line(doodlebox("render", str(GOLDEN / "suzhou-control.json"), "--player", "3",
+                                    "-o", str(tmp_path / "x.png")))
+    assert "players 1 to 2" in line
