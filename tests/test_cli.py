@@ -1,20 +1,12 @@
 """What a person sees when something is wrong: one line saying what and where, exit code 1."""
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import serial
 
+from cli_run import doodlebox
 from doodlebox.virtual.pty_port import PtyPort
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def doodlebox(*args, timeout=60):
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "host"))
-    return subprocess.run([sys.executable, "-m", "doodlebox.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 def one_clear_line(r):

@@ -23,18 +23,16 @@ Both tracks run 1..18 and are shared; R10: the highest free value not above the 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from doodlebox.rules import record, report
 from doodlebox.rules.engine import State
+from cli_run import validate_all
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-HOST = Path(__file__).resolve().parent.parent / "host"
 
 # ---------------------------------------------------------------------------------------------
 # Game 1: shanghai-ring.json - Doodle China: Shanghai, Ann and Ben (3 white dice).
@@ -280,15 +278,7 @@ def _replay(name: str) -> record.Replay:
 @pytest.fixture(scope="module")
 def cli_reports():
     """`doodlebox validate --json` on every golden file, the processes run side by side."""
-    env = dict(os.environ, PYTHONPATH=str(HOST))
-    procs = {g["file"]: subprocess.Popen([sys.executable, "-m", "doodlebox.cli", "validate", str(GOLDEN / g["file"]),
-                                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-             for g in GAMES}
-    out = {}
-    for name, p in procs.items():
-        stdout, stderr = p.communicate(timeout=60)
-        out[name] = (p.returncode, stdout, stderr)
-    return out
+    return {path.name: res for path, res in validate_all([GOLDEN / g["file"] for g in GAMES]).items()}
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g["file"] for g in GAMES])

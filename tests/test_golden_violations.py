@@ -18,32 +18,19 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from doodlebox.rules import layout, record, sentences
 from doodlebox.rules.engine import PASS, Action, Game, IllegalAction
+from cli_run import ENV, validate_all
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-HOST = Path(__file__).resolve().parent.parent / "host"
-ENV = dict(os.environ, PYTHONPATH=str(HOST))
 FILES = ["violations.json", "violations-shanghai.json", "violations-monsters.json"]
 
 
-def _cli(paths):
-    """Run `doodlebox validate --json PATH` for every path at once; {path: (code, stdout, stderr)}."""
-    procs = {p: subprocess.Popen([sys.executable, "-m", "doodlebox.cli", "validate", str(p), "--json"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, text=True)
-             for p in paths}
-    out = {}
-    for p, proc in procs.items():
-        stdout, stderr = proc.communicate(timeout=60)
-        out[p] = (proc.returncode, stdout, stderr)
-    return out
+_cli = validate_all
 
 
 # ---------------------------------------------------------------------------------------------
