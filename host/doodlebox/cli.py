@@ -91,10 +91,12 @@ class UnreadableInput(RuntimeError):
 
 
 def _replay(path: Path):
-    from doodlebox.rules.record import RecordError, read, replay
+    """(replay, game modules) for a record of any game (doodlebox.rules.games)."""
+    from doodlebox.rules.games import replay_file
+    from doodlebox.rules.record import RecordError
 
     try:
-        return replay(read(path))
+        return replay_file(path)
     except RecordError as exc:
         raise UnreadableInput(str(exc)) from None
 
@@ -102,14 +104,15 @@ def _replay(path: Path):
 def cmd_validate(args) -> int:
     import json
 
-    from doodlebox.rules import report
+    from doodlebox.rules.report import violations_text
 
-    rp = _replay(args.record)
+    rp, game = _replay(args.record)
+    report = game.report
     if args.json:
         print(json.dumps(report.as_json(rp), indent=2))
     elif rp.violations:
         print(f"{args.record}: {len(rp.violations)} violation(s)")
-        print(report.violations_text(rp))
+        print(violations_text(rp))
     else:
         print(f"{args.record}: valid" + ("" if rp.finished else " so far (the game is not finished)"))
         print(report.sheets_text(rp))
@@ -117,23 +120,21 @@ def cmd_validate(args) -> int:
 
 
 def cmd_score(args) -> int:
-    from doodlebox.rules import report
-
-    rp = _replay(args.record)
-    print(report.table_text(rp))
+    rp, game = _replay(args.record)
+    print(game.report.table_text(rp))
     if rp.violations:
         print(f"note: {len(rp.violations)} violation(s); illegal turns were skipped (doodlebox validate {args.record})")
     return 0
 
 
 def cmd_render(args) -> int:
-    from doodlebox.rules.render import render_sheet
-
-    rp = _replay(args.record)
+    rp, game = _replay(args.record)
+    if game.render is None:
+        raise CliError(f"{args.record}: this game has no sheets to draw")
     n = len(rp.record.players)
     if not 1 <= args.player <= n:
         raise CliError(f"--player {args.player}: the record has players 1 to {n}")
-    render_sheet(rp.state, args.player - 1, args.output, title=rp.record.players[args.player - 1])
+    game.render.render_sheet(rp.state, args.player - 1, args.output, title=rp.record.players[args.player - 1])
     print(f"{args.output}: {rp.record.players[args.player - 1]}'s sheet after round {rp.state.round}")
     return 0
 

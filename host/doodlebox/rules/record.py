@@ -77,6 +77,11 @@ class Replay:
 
 
 def read(path: str | Path) -> Record:
+    return parse(load_json(path), str(path))
+
+
+def load_json(path: str | Path) -> Any:
+    """The JSON in a record file; RecordError (one line) when it cannot be read."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -88,7 +93,7 @@ def read(path: str | Path) -> Record:
         short = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
         raise RecordError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
                           + (" (the file looks cut short)" if short else "")) from None
-    return parse(data, str(path))
+    return data
 
 
 def parse(data: Any, source: str = "record") -> Record:

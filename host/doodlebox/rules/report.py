@@ -33,7 +33,8 @@ def _name(rp: Replay, p: int) -> str:
     return f"P{p + 1} {rp.record.players[p]}" if p >= 0 else "the game"
 
 
-def violations_text(rp: Replay) -> str:
+def violations_text(rp) -> str:
+    """Every violation of a replay of any game (doodlebox.rules.games), for a person."""
     out = []
     for v in rp.violations:
         out.append(f"round {v.round}, {_name(rp, v.player)}, turn {v.turn} ({v.place}): {v.action}")
