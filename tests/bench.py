@@ -152,6 +152,8 @@ def bench_rules(games_per_edition: int = 20) -> None:
                     actions += 1
             records.append(json.dumps(record.from_state(s, ["A", "B", "C", "D"])))
         playouts = games_per_edition / (time.perf_counter() - t_play)
+        for text in records[:3]:  # warm up
+            record.replay(record.parse(json.loads(text)))
         t0 = time.perf_counter()
         for text in records:
             rp = record.replay(record.parse(json.loads(text)))

@@ -308,10 +308,26 @@ class State:
         if player is not None and player != p:
             raise IllegalAction(f"it is P{p + 1}'s turn, not P{player + 1}'s", "turn", ed, self.legal_text())
         sheet = self.sheets[p]
-        legal = self.legal_actions()
-        if action in legal:
+        if self._allowed(sheet, action):
             return
-        raise self._why(sheet, action, legal)
+        raise self._why(sheet, action, self.legal_actions())
+
+    def _allowed(self, sheet: Sheet, a: Action) -> bool:
+        """Whether `a` is among legal_actions(), without listing them all."""
+        g = self.game
+        if a.kind == "pass":
+            if g.can_pass and sheet.trees < g.layout.trees:
+                return True
+            return not any(self.taken[i - 1] < 0 and self._die_actions(sheet, i) for i in range(1, len(self.white) + 1))
+        if a.kind not in ("draw", "house", "floor") or not 1 <= a.die <= len(self.white) or self.taken[a.die - 1] >= 0:
+            return False
+        if not (1 <= a.row <= g.n and 1 <= a.col <= g.n):
+            return False
+        i = (a.row - 1) * g.n + a.col - 1
+        targets, _ = self._targets(sheet, a.die)
+        if (i, a.via) not in targets:
+            return False
+        return a in self._square_actions(sheet, a.die, i, a.via)
 
     def legal_text(self) -> list[str]:
         """What the player to act may do, summarised for a person."""
