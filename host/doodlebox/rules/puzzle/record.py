@@ -1,0 +1,364 @@
+"""Doodle Puzzle records (docs/doodle-puzzle.md): read one, replay it through the engine,
+report every violation; write one from a state; play a random legal game.
+
+parse() raises doodlebox.rules.record.RecordError (one line: the source, the place, what is
+wrong) for anything that is not a well-formed record: not an object, wrong types, unknown
+fields, roles, variants or subject sets, a player who is not in the game. replay() never
+raises for a well-formed record: a rule broken is a Violation, and the rest of the game is
+still checked (ruling P11 says how each kind of broken step is carried on).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from doodlebox.rules.puzzle import engine as E
+from doodlebox.rules.puzzle import roles as R
+from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
+from doodlebox.rules.puzzle.sentences import sentence
+from doodlebox.rules.record import RecordError, Violation, load_json
+
+FORMAT = "doodlebox-record/1"
+ROUND_KEYS = ("roles", "rejected", "number", "card", "timer", "placements", "baddy", "guess", "challenge")
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
+
+__all__ = ["FORMAT", "Record", "Round", "Replay", "RecordError", "Violation", "parse", "read", "replay",
+           "from_state", "random_record", "load_json"]
+
+
+@dataclass
+class Round:
+    place: str                                     # where in the file, e.g. rounds[2]
+    roles: tuple[str, ...]
+    rejected: list[tuple[int, int, str]]           # subjects set aside: (number, card, place)
+    number: int | None
+    card: int | None
+    timer: tuple[int, int] | None                  # (start_ms, end_ms)
+    placements: list[tuple[int, int, str]] | None  # (player, slot, place); None: not in the record
+    baddy: list[tuple[str, int, str]] | None       # ("erase" | "draw", board, place) in order; None: absent
+    guess: bool | None                             # True right, False wrong, None: not yet
+    challenge: int | None
+
+
+@dataclass
+class Record:
+    source: str
+    edition: str
+    variant: str                  # as normalised: "", "behave", "showdown", "behave+showdown"
+    subjects: str
+    players: list[str]
+    rounds: list[Round]
+
+    def game(self) -> Game:
+        return Game(len(self.players), self.variant, self.subjects, strict=False)
+
+
+@dataclass
+class Replay:
+    record: Record
+    state: State
+    violations: list[Violation]
+    finished: bool
+
+
+def read(path) -> Record:
+    return parse(load_json(path), str(path))
+
+
+# -- reading -----------------------------------------------------------------------------------
+def parse(data: Any, source: str = "record") -> Record:
+    def bad(where: str, what: str) -> RecordError:
+        return RecordError(f"{source}: {where}: {what}")
+
+    def whole(v: Any, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise bad(where, f"{v!r} is not a whole number")
+        return v
+
+    def maybe(v: Any, where: str) -> int | None:
+        return None if v is None else whole(v, where)
+
+    if not isinstance(data, dict):
+        raise bad("record", "is not a JSON object")
+    if data.get("format") != FORMAT:
+        raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
+    if data.get("edition") != E.EDITION:
+        raise bad("edition", f"{data.get('edition')!r} is not {E.EDITION!r}")
+    variant = data.get("variant", "")
+    if not (isinstance(variant, str) or (isinstance(variant, list) and all(isinstance(v, str) for v in variant))):
+        raise bad("variant", f"{variant!r} is not a variant name ('', 'behave', 'showdown')")
+    try:
+        variant = "+".join(E.parse_variant(variant))
+    except ValueError as exc:
+        raise bad("variant", str(exc)) from None
+    subjects = data.get("subjects")
+    if subjects not in E.SUBJECT_SETS:
+        raise bad("subjects", f"{subjects!r} is not a subject set: 'beginner' (6 cards) or 'standard' (16 cards)")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise bad("players", "is not a list of names")
+    n = len(players)
+    if not 3 <= n <= 8:
+        raise bad("players", f"{n} players: Doodle Puzzle is for 3 to 8")
+    known = {"format", "edition", "variant", "subjects", "players", "rounds"}
+    for k in data:
+        if k not in known:
+            raise bad(k, f"unknown field (known: {', '.join(sorted(known))})")
+
+    def who(v: Any, where: str) -> int:
+        if isinstance(v, str):
+            if players.count(v) != 1:
+                raise bad(where, f"{v!r} is not a player" if v not in players
+                          else f"{v!r} names {players.count(v)} players: use the index (0-based)")
+            return players.index(v)
+        v = whole(v, where)
+        if not 0 <= v < n:
+            raise bad(where, f"player {v} is not in the game (0 to {n - 1}, in the order of \"players\")")
+        return v
+
+    def objects(v: Any, where: str):
+        if not isinstance(v, list):
+            raise bad(where, "is not a list")
+        for i, item in enumerate(v):
+            if not isinstance(item, dict):
+                raise bad(f"{where}[{i}]", "is not an object")
+            yield f"{where}[{i}]", item
+
+    rounds: list[Round] = []
+    for w, rd in objects(data.get("rounds", []), "rounds"):
+        for k in rd:
+            if k not in ROUND_KEYS:
+                raise bad(f"{w}.{k}", f"unknown field (known: {', '.join(ROUND_KEYS)})")
+        roles = rd.get("roles")
+        if not isinstance(roles, list):
+            raise bad(w + ".roles", "missing, or not a list of roles (one per player)")
+        if len(roles) != n:
+            raise bad(w + ".roles", f"{len(roles)} roles for {n} players")
+        for i, r in enumerate(roles):
+            if r not in R.ROLES:
+                raise bad(f"{w}.roles[{i}]", f"{r!r} is not a role ({', '.join(R.ROLES)})")
+        rejected = []
+        for rw, sub in objects(rd.get("rejected", []), w + ".rejected"):
+            for k in sub:
+                if k not in ("number", "card"):
+                    raise bad(f"{rw}.{k}", "unknown field (known: number, card)")
+            rejected.append((whole(sub.get("number"), rw + ".number"), whole(sub.get("card"), rw + ".card"), rw))
+        timer = rd.get("timer")
+        if timer is not None:
+            if not isinstance(timer, dict) or set(timer) != {"start_ms", "end_ms"}:
+                raise bad(w + ".timer", "is not {\"start_ms\": ms, \"end_ms\": ms}")
+            timer = (whole(timer["start_ms"], w + ".timer.start_ms"), whole(timer["end_ms"], w + ".timer.end_ms"))
+        placements = None
+        if rd.get("placements") is not None:
+            pl = rd["placements"]
+            if not isinstance(pl, list):
+                raise bad(w + ".placements", "is not a list of [player, slot]")
+            placements = []
+            for i, item in enumerate(pl):
+                pw = f"{w}.placements[{i}]"
+                if not isinstance(item, list) or len(item) != 2:
+                    raise bad(pw, f"{item!r} is not [player, slot]")
+                placements.append((who(item[0], pw + "[0]"), whole(item[1], pw + "[1]"), pw))
+        baddy = None
+        bd = rd.get("baddy")
+        if isinstance(bd, dict):
+            baddy = []
+            for k, v in bd.items():  # in the order written: the order Baddy acted
+                if k not in ("erase", "draw"):
+                    raise bad(f"{w}.baddy.{k}", "unknown field (known: erase, draw)")
+                if v is not None:
+                    baddy.append((k, whole(v, f"{w}.baddy.{k}"), f"{w}.baddy.{k}"))
+        elif isinstance(bd, list):
+            baddy = []
+            for i, item in enumerate(bd):
+                bw = f"{w}.baddy[{i}]"
+                if not isinstance(item, list) or len(item) != 2 or item[0] not in ("erase", "draw"):
+                    raise bad(bw, f"{item!r} is not [\"erase\" or \"draw\", board]")
+                baddy.append((item[0], whole(item[1], bw + "[1]"), bw))
+        elif bd is not None:
+            raise bad(w + ".baddy", f"{bd!r} is not {{\"erase\": board, \"draw\": board}} or a list of actions")
+        g = rd.get("guess")
+        if g not in (None, "right", "wrong"):
+            raise bad(w + ".guess", f"{g!r} is not \"right\" or \"wrong\"")
+        rounds.append(Round(w, tuple(roles), rejected, maybe(rd.get("number"), w + ".number"),
+                            maybe(rd.get("card"), w + ".card"), timer, placements, baddy,
+                            None if g is None else g == "right", maybe(rd.get("challenge"), w + ".challenge")))
+    return Record(source, E.EDITION, variant, subjects, list(players), rounds)
+
+
+# -- replaying ---------------------------------------------------------------------------------
+def replay(rec: Record) -> Replay:
+    """Play the record through the engine; every broken rule becomes a Violation."""
+    game = rec.game()
+    state = game.new_state()
+    violations: list[Violation] = []
+    for rule, reason in game.problems:
+        legal = ["Baddy, Please Behave with 3 to 7 players" if rule == "behave_8"
+                 else "one of the two variants, not both"]
+        violations.append(Violation(0, -1, 0, "variant", rec.variant, rule,
+                                    reason + "; the game is checked as Baddy, Please Behave (ruling P9)",
+                                    sentence(rule), legal))
+    for rn, rd in enumerate(rec.rounds, start=1):
+        if state.is_terminal():
+            violations.append(Violation(rn, -1, 0, rd.place, "round", "over",
+                                        f"the game ended after round {E.ROUNDS}; round {rn} should not have "
+                                        "been played", sentence("over")))
+            break
+        _RoundReplay(state, rd, rn, rn == len(rec.rounds), violations).run()
+    return Replay(rec, state, violations, state.is_terminal())
+
+
+class _RoundReplay:
+    def __init__(self, state: State, rd: Round, rn: int, last: bool, violations: list[Violation]):
+        self.state, self.rd, self.rn, self.last, self.out = state, rd, rn, last, violations
+        self.step = 0
+
+    def attempt(self, a: Action, place: str, who: int | None = None, player: int | None = None,
+                soft: bool = False) -> bool:
+        """Check and apply one step. Refused: a violation; a soft step (number, card, minute) is
+        then applied as the table played it, any other is skipped (ruling P11)."""
+        st = self.state
+        self.step += 1
+        if who is None:
+            who = player if player is not None else st.current_player()
+            if who < 0:
+                who = st.star if st.phase == E.CARD else -1
+        try:
+            st.check(a, player)
+        except IllegalAction as exc:
+            self.out.append(Violation(self.rn, who, self.step, place, str(a), exc.rule, exc.reason,
+                                      exc.sentence, exc.legal))
+            if soft:
+                st.apply_unchecked(a)
+            return False
+        st.apply_unchecked(a)
+        return True
+
+    def stop(self, before: str) -> None:
+        """The record's round ends here: a game in progress, or (ruling P11) a void round."""
+        rd = self.rd
+        if rd.guess is None and self.last:
+            return
+        why = (f"round {self.rn} stops before {before}" +
+               (" but has a guess" if rd.guess is not None else f", but round {self.rn + 1} follows") +
+               ": the round is not scored")
+        self.out.append(Violation(self.rn, -1, self.step + 1, rd.place, "-", "incomplete", why,
+                                  sentence("incomplete"), self.state.legal_text()))
+        self.state.void_round(why)
+
+    def run(self) -> None:
+        st, rd = self.state, self.rd
+        if not self.attempt(E.deal(rd.roles), rd.place + ".roles", who=-1):
+            st.void_round("a deal the rulebook does not allow")
+            return
+        star = st.star
+        for num, crd, place in rd.rejected:
+            self.attempt(E.number(num), place + ".number", who=star, soft=True)
+            self.attempt(E.card(crd), place + ".card", who=star, soft=True)
+            self.attempt(E.AGAIN, place, who=star)
+        if rd.number is None:
+            return self.stop("the star Drawy's number")
+        self.attempt(E.number(rd.number), rd.place + ".number", who=star, soft=True)
+        if rd.card is None:
+            return self.stop("the subject card")
+        self.attempt(E.card(rd.card), rd.place + ".card", who=star, soft=True)
+        if rd.timer is None and rd.placements is None and rd.baddy is None and rd.guess is None:
+            return self.stop("the drawing minute")
+        self.attempt(E.drawing(rd.timer), rd.place + (".timer" if rd.timer else ""), who=star, soft=True)
+        for player, slot, place in rd.placements or []:
+            self.attempt(E.place(slot), place, player=player)
+        if st.phase == E.PLACE:
+            if rd.baddy is None and rd.guess is None:
+                return self.stop("all six boards are placed")
+            empty = [str(s) for s in range(1, E.SLOTS + 1) if st.slots[s - 1] < 0]
+            self.step += 1
+            self.out.append(Violation(
+                self.rn, st.current_player(), self.step, rd.place + ".placements", "-", "slots_empty",
+                f"slot{'s' if len(empty) > 1 else ''} {', '.join(empty)} of the central frame "
+                f"{'were' if len(empty) > 1 else 'was'} never filled",
+                sentence("slots_empty"), st.legal_text()))
+            st.end_placing()
+        for kind, board, place in rd.baddy or []:
+            self.attempt(Action(kind, board), place, who=st.baddy)
+        if st.phase == E.MISCHIEF:
+            if rd.baddy is None and rd.guess is None:
+                return self.stop("the end of Baddy's Mischief")
+            self.attempt(E.DONE, rd.place + ".baddy")
+        if rd.guess is None:
+            return self.stop("the guess")
+        self.attempt(E.guess(rd.guess), rd.place + ".guess")
+        if rd.challenge is not None:
+            self.attempt(E.challenge(rd.challenge), rd.place + ".challenge", who=st.guessy)
+        if st.phase == E.CHALLENGE:
+            self.attempt(E.DECLINE, rd.place)
+
+
+# -- writing -----------------------------------------------------------------------------------
+def from_state(state: State, players: list[str]) -> dict:
+    """The record of a game played on the engine (its history), as a JSON object. A mischief
+    is written once it is over (Baddy done, or both actions taken)."""
+    g = state.game
+    rounds: list[dict] = []
+    pending: dict[str, int] = {}
+    for who, a in state.history:
+        k = a.kind
+        r = rounds[-1] if rounds else {}
+        if k == "deal":
+            rounds.append({"roles": list(a.roles)})
+            pending = {}
+        elif k in ("number", "card"):
+            r[k] = a.value
+        elif k == "again":
+            r.setdefault("rejected", []).append({"number": r.pop("number"), "card": r.pop("card")})
+        elif k == "drawing":
+            if a.timer is not None:
+                r["timer"] = {"start_ms": a.timer[0], "end_ms": a.timer[1]}
+            r["placements"] = []
+        elif k == "place":
+            r["placements"].append([who, a.value])
+        elif k in ("erase", "draw"):
+            pending[k] = a.value
+            if len(pending) == 2:
+                r["baddy"] = dict(pending)
+        elif k == "done":
+            r["baddy"] = dict(pending)
+        elif k == "guess":
+            r["guess"] = "right" if a.value else "wrong"
+        elif k == "challenge":
+            r["challenge"] = a.value
+    return {"format": FORMAT, "edition": E.EDITION, "variant": g.variant, "subjects": g.subjects,
+            "players": list(players), "rounds": rounds}
+
+
+def random_action(state: State, rng: random.Random) -> Action:
+    """A random legal action (chance by its odds; the subject is set aside now and then, the
+    drawing minute carries timer times half the time)."""
+    if state.is_chance_node():
+        return state.sample_chance(rng)
+    ph = state.phase
+    if ph == E.DRAWING:
+        if rng.random() < 0.1:
+            return E.AGAIN
+        if rng.random() < 0.5:
+            start = rng.randrange(10 ** 7)
+            return E.drawing((start, start + E.MINUTE_MS + rng.randint(-E.TOLERANCE_MS, E.TOLERANCE_MS)))
+        return E.DRAWING_RAN
+    if ph == E.MISCHIEF and rng.random() < 0.25:
+        return E.DONE
+    return rng.choice(state.legal_actions())
+
+
+def random_game(seed: int, players: int, variant: str = "", subjects: str | None = None) -> State:
+    """A random legal game, played to the end."""
+    rng = random.Random(seed)
+    game = Game(players, variant, subjects or rng.choice(sorted(E.SUBJECT_SETS)))
+    state = game.new_state()
+    while not state.is_terminal():
+        state.apply_unchecked(random_action(state, rng))
+    return state
+
+
+def random_record(seed: int, players: int, variant: str = "") -> dict:
+    """The record of a random legal game (`make bench` replays these)."""
+    return from_state(random_game(seed, players, variant), list(NAMES[:players]))
