@@ -7,7 +7,8 @@
 3. The host: events stored per second over a real pseudo-terminal with pyserial and SQLite
    (committed before each acknowledgement), fed by the firmware's own journal under CPython.
 4. The rules engine: validated 4-player games per second and microseconds per action for
-   each dice edition, random playouts per second, and the cost of one search step.
+   each dice edition, random playouts per second, and the cost of one search step; the
+   same validation rates for Deadly Doodles and Doodle Puzzle.
 """
 from __future__ import annotations
 
@@ -178,10 +179,35 @@ def bench_rules(games_per_edition: int = 20) -> None:
     print("  what a search-based player gets per second.")
 
 
+def bench_card_games(games: int = 200) -> None:
+    """Deadly Doodles and Doodle Puzzle: random legal games, then their records validated."""
+    import json
+
+    from doodlebox.rules.games import game_of
+
+    heading("rules engine: Deadly Doodles and Doodle Puzzle (CPython)")
+    print(f"{'game':32} {'players':>7} {'games generated/s':>18} {'validated games/s':>18}")
+    for edition, players, variant in (("deadly", 1, ""), ("deadly", 4, ""), ("puzzle", 5, ""),
+                                      ("puzzle", 8, "showdown"), ("puzzle", 6, "behave")):
+        mod = game_of(edition).record
+        t0 = time.perf_counter()
+        kwargs = {"variant": variant} if edition == "puzzle" else {}
+        texts = [json.dumps(mod.random_record(seed, players, **kwargs)) for seed in range(games)]
+        made = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        for text in texts:
+            rp = mod.replay(mod.parse(json.loads(text), "bench"))
+            assert not rp.violations, rp.violations[:1]
+        took = time.perf_counter() - t1
+        name = {"deadly": "Deadly Doodles", "puzzle": "Doodle Puzzle"}[edition] + (f" ({variant})" if variant else "")
+        print(f"{name:32} {players:>7} {games / made:>18,.0f} {games / took:>18,.0f}")
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="doodlebox-bench-") as d:
         tmp = Path(d)
         bench_rules()
+        bench_card_games()
         bench_core_events()
         bench_host_rate(tmp)
         bench_demo_heap(tmp)

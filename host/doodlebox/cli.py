@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("layout", help="sheet layouts")
     lsub = p.add_subparsers(dest="layout_command", required=True)
-    q = lsub.add_parser("check", help="every problem in a layout file, with its place")
+    q = lsub.add_parser("check", help="every problem in a sheet layout, a Deadly Doodles map or deck, with its place")
     q.add_argument("file", type=Path)
     q.set_defaults(func=cmd_layout_check)
 
@@ -140,16 +140,24 @@ def cmd_render(args) -> int:
 
 
 def cmd_layout_check(args) -> int:
-    import json
-
+    """A dice sheet, or a Deadly Doodles map side or deck, recognised by its "format"."""
     from doodlebox.rules import layout
+    from doodlebox.rules.record import RecordError, load_json
 
     try:
-        data = json.loads(args.file.read_text())
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UnreadableInput(f"{args.file}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    except json.JSONDecodeError as exc:
-        raise UnreadableInput(f"{args.file}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        data = load_json(args.file)
+    except RecordError as exc:
+        raise UnreadableInput(str(exc)) from None
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt in ("doodlebox-deadly-map/1", "doodlebox-deadly-deck/1"):  # Deadly Doodles: a map side or the deck
+        from doodlebox.rules.deadly import deck, maps
+        what = "map" if fmt.endswith("map/1") else "deck"
+        problems = (maps.check if what == "map" else deck.check)(data)
+        for where, text in problems:
+            print(f"{args.file}: {where}: {text}")
+        if not problems:
+            print(f"{args.file}: a usable Deadly Doodles {what}")
+        return 2 if problems else 0
     problems = layout.check(data)
     for where, what in problems:
         print(f"{args.file}: {where}: {what}")

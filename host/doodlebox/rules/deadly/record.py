@@ -1,0 +1,312 @@
+"""Deadly Doodles game records (docs/deadly-doodles.md): read one, replay it through the engine,
+report every violation; write one from a game played on the engine; play a random one.
+
+parse() raises doodlebox.rules.record.RecordError (one line: the file, the place, what is
+wrong) for anything that is not a well-formed record, and for a deal no deck could give (the
+cards are the console's or the seed's, not a player's: ruling D12). replay() never raises for
+a parsed record: every illegal action is a Violation and is skipped, and the rest of the game
+is still checked.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from doodlebox.rules.deadly import deck as decks
+from doodlebox.rules.deadly import maps
+from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck, kind_key
+from doodlebox.rules.deadly.engine import DONE, Action, Game, IllegalAction, Place, Reveal, State, Trap
+from doodlebox.rules.deadly.maps import BIT, DungeonMap
+from doodlebox.rules.deadly.sentences import sentence
+from doodlebox.rules.record import FORMAT, RecordError, Violation, load_json
+
+EDITION = "deadly"
+FIELDS = ("format", "edition", "map", "deck", "seed", "players", "rounds")
+
+
+@dataclass
+class Act:
+    """One drawing as written: `card` is an id, or a kind's name ("corner") that means this
+    round's first card of that kind the player has not drawn yet."""
+    place: str
+    kind: str          # "place" or "trap"
+    card: int | str
+    room: str
+    ends: str = ""
+
+    def text(self) -> str:
+        card = f"card {self.card}" if isinstance(self.card, int) else self.card
+        if self.kind == "trap":
+            return f"{card}: trap at {self.room}"
+        return f"{card} at {self.room} opening {' '.join(self.ends)}"
+
+
+@dataclass
+class Round:
+    place: str
+    revealed: list[int]
+    drawings: list[list[Act]]
+
+
+@dataclass
+class Record:
+    source: str
+    players: list[str]
+    map: DungeonMap
+    deck: Deck
+    seed: int | None
+    rounds: list[Round]
+    edition: str = EDITION
+
+    def game(self) -> Game:
+        return Game(self.map, self.deck, len(self.players))
+
+
+@dataclass
+class Replay:
+    record: Record
+    state: State
+    violations: list[Violation]
+    finished: bool
+
+
+def read(path) -> Record:
+    return parse(load_json(path), str(path))
+
+
+def parse(data: Any, source: str = "record") -> Record:
+    def bad(where: str, what: str) -> RecordError:
+        return RecordError(f"{source}: {where}: {what}")
+
+    if not isinstance(data, dict):
+        raise bad("record", "is not a JSON object")
+    if data.get("format") != FORMAT:
+        raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
+    if data.get("edition") != EDITION:
+        raise bad("edition", f"{data.get('edition')!r} is not {EDITION!r}")
+    for k in data:
+        if k not in FIELDS:
+            raise bad(k, f"unknown field (known: {', '.join(FIELDS)})")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise bad("players", "is not a list of names")
+    if not 1 <= len(players) <= 4:
+        raise bad("players", f"{len(players)} players: Deadly Doodles is for 1 to 4")
+    spec = data.get("map", "a")
+    try:
+        if isinstance(spec, dict):
+            dmap = maps.parse(spec, f"{source}: map")
+        elif isinstance(spec, str) and spec.lower() in maps.DEFAULT_FILES:
+            dmap = maps.load(spec.lower())
+        else:
+            raise bad("map", f"{spec!r} is not a side of the map board ({', '.join(maps.DEFAULT_FILES)}) "
+                             "or a map object")
+        deck = decks.load(data.get("deck"), f"{source}: deck") if isinstance(data.get("deck"), dict) else None
+        if deck is None and data.get("deck", "default") != "default":
+            raise bad("deck", f"{data.get('deck')!r} is not \"default\" or a deck object")
+        deck = deck or decks.load()
+    except (maps.MapError, decks.DeckError) as exc:
+        raise RecordError(str(exc)) from None
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise bad("seed", f"{seed!r} is not a whole number")
+    rounds_data = data.get("rounds")
+    if not isinstance(rounds_data, list):
+        raise bad("rounds", "missing" if rounds_data is None else "is not a list of rounds")
+    solo = len(players) == 1
+    dealt = decks.deal(deck, seed, len(players), len(rounds_data)) if seed is not None else None
+    left = deck.cards(solo)            # face down, in deck order (for cards named by their kind)
+    seen: dict[int, str] = {}          # card -> where it was revealed
+    rounds = []
+    for r, rd in enumerate(rounds_data):
+        w = f"rounds[{r}]"
+        if not isinstance(rd, dict):
+            raise bad(w, "is not an object")
+        for k in rd:
+            if k not in ("revealed", "drawings"):
+                raise bad(f"{w}.{k}", "unknown field (known: revealed, drawings)")
+        if "revealed" in rd:
+            revealed = _revealed(rd["revealed"], w + ".revealed", deck, solo, left, seen, bad)
+            if dealt is not None and revealed != dealt[r]:
+                raise bad(w + ".revealed", f"{revealed} is not what seed {seed} deals in round {r + 1} ({dealt[r]})")
+        elif dealt is not None:
+            revealed = _revealed(dealt[r], w + ".revealed", deck, solo, left, seen, bad)
+        else:
+            raise bad(w + ".revealed", "missing (or give the deal's \"seed\")")
+        drawings = rd.get("drawings")
+        if not isinstance(drawings, list) or len(drawings) != len(players):
+            raise bad(w + ".drawings", f"is not a list of {len(players)} lists of drawings, one per player")
+        acts = [[_act(a, f"{w}.drawings[{p}][{t}]", dmap, deck, bad) for t, a in enumerate(_list(d, f"{w}.drawings[{p}]", bad))]
+                for p, d in enumerate(drawings)]
+        rounds.append(Round(w, revealed, acts))
+    return Record(source, list(players), dmap, deck, seed, rounds)
+
+
+def _list(v: Any, where: str, bad) -> list:
+    if not isinstance(v, list):
+        raise bad(where, "is not a list of drawings")
+    return v
+
+
+def _revealed(v: Any, where: str, deck: Deck, solo: bool, left: list[int], seen: dict[int, str], bad) -> list[int]:
+    """The cards of one round as ids; RecordError for a deal no deck could give."""
+    if not isinstance(v, list):
+        raise bad(where, "is not a list of cards (ids or kinds)")
+    out: list[int] = []
+    need = decks.REVEAL
+    for k, x in enumerate(v):
+        w = f"{where}[{k}]"
+        if k >= need:
+            raise bad(w, f"one card too many: the round's {need} cards are all revealed "
+                         f"(four, and two more per Draw 2)")
+        if isinstance(x, str):
+            kind = kind_key(x)
+            if kind not in deck.counts:
+                raise bad(w, f"{x!r} is not a kind of card ({', '.join(deck.kinds)})")
+            if solo and kind == TRAP:
+                raise bad(w, "a Trap in a solo game: the two Trap cards are removed for solitaire")
+            c = deck.first(kind, left)
+            if c is None:
+                raise bad(w, f"one {kind} too many: the deck has {deck.counts[kind]}")
+        elif isinstance(x, int) and not isinstance(x, bool):
+            c = x
+            if c not in deck.ids:
+                raise bad(w, f"there is no card {c} (the deck has 1 to {len(deck.ids)})")
+            if c in seen:
+                raise bad(w, f"{deck.label(c)} was already revealed at {seen[c]}")
+            if solo and deck.kind_of[c] == TRAP:
+                raise bad(w, f"{deck.label(c)} in a solo game: the two Trap cards are removed for solitaire")
+        else:
+            raise bad(w, f"{x!r} is not a card id or a kind of card")
+        left.remove(c)
+        seen[c] = w
+        out.append(c)
+        if deck.kind_of[c] == DRAW2:
+            need += decks.EXTRA
+    if len(out) != need:
+        d2 = need // 2 - 2
+        raise bad(where, f"{len(out)} cards; with {d2} Draw 2 card{'s' if d2 != 1 else ''} the round reveals {need}")
+    return out
+
+
+def _act(a: Any, where: str, dmap: DungeonMap, deck: Deck, bad) -> Act:
+    if not isinstance(a, dict):
+        raise bad(where, "is not an object ({\"card\", \"room\", \"ends\"} or {\"card\", \"trap\"})")
+    for k in a:
+        if k not in ("card", "room", "ends", "trap"):
+            raise bad(f"{where}.{k}", "unknown field (known: card, room, ends, trap)")
+    card = a.get("card")
+    if isinstance(card, str):
+        if kind_key(card) not in deck.counts:
+            raise bad(where + ".card", f"{card!r} is not a kind of card ({', '.join(deck.kinds)})")
+        card = kind_key(card)
+    elif isinstance(card, bool) or not isinstance(card, int):
+        raise bad(where + ".card", "missing" if card is None else f"{card!r} is not a card id or a kind of card")
+    elif card not in deck.ids:
+        raise bad(where + ".card", f"there is no card {card} (the deck has 1 to {len(deck.ids)})")
+
+    def room(v: Any, w: str) -> str:
+        i = dmap.find(v)
+        if i is None:
+            raise bad(w, "missing" if v is None else
+                      f"{v!r} is not a room of this map (A1 to {dmap.room_name(dmap.size - 1)})")
+        return dmap.room_name(i)
+
+    if "trap" in a:
+        if "room" in a or "ends" in a:
+            raise bad(where, "a Trap is an X in a room: give \"trap\": room, without \"room\" and \"ends\"")
+        return Act(where, "trap", card, room(a["trap"], where + ".trap"))
+    ends = a.get("ends")
+    if (not isinstance(ends, list) or not ends or not all(isinstance(s, str) and s in BIT for s in ends)
+            or len(set(ends)) != len(ends)):
+        raise bad(where + ".ends", "missing" if ends is None else
+                  f"{ends!r} is not a list of the sides the segment opens on (N, E, S, W, each once)")
+    return Act(where, "place", card, room(a.get("room"), where + ".room"), maps.sides_text(maps.sides_mask("".join(ends))))
+
+
+def _action(state: State, p: int, act: Act) -> Action:
+    """The engine's action for a drawing; a card named by its kind becomes this round's first
+    card of that kind the player has not drawn (IllegalAction when there is none)."""
+    card = act.card
+    if isinstance(card, str):
+        deck = state.game.deck
+        c = deck.first(card, state.open_cards(p))
+        if c is None:
+            raise IllegalAction(f"no {card} is left to draw among round {state.round}'s cards "
+                                f"({', '.join(deck.label(x) for x in state.revealed)})", "card",
+                                legal=state.legal_text(p))
+        card = c
+    return Trap(card, act.room) if act.kind == "trap" else Place(card, act.room, act.ends)
+
+
+def replay(rec: Record) -> Replay:
+    """Play the record through the engine; every illegal action becomes a Violation."""
+    state = rec.game().new_state()
+    violations: list[Violation] = []
+    for rn, rd in enumerate(rec.rounds, start=1):
+        if state.is_terminal():
+            violations.append(Violation(rn, -1, 0, rd.place, "round", "rounds",
+                                        f"the game ended after round {ROUNDS}; round {rn} should not have been played",
+                                        sentence("rounds")))
+            break
+        for c in rd.revealed:
+            state.apply(Reveal(c))     # parse() let through only deals a deck can give
+        for p, acts in enumerate(rd.drawings):
+            for t, act in enumerate(acts, start=1):
+                try:
+                    a = _action(state, p, act)
+                    state.apply(a, p)
+                except IllegalAction as exc:
+                    violations.append(Violation(rn, p, t, act.place, act.text(), exc.rule, exc.reason,
+                                                exc.sentence, exc.legal))
+            try:
+                state.apply(DONE, p)
+            except IllegalAction as exc:
+                violations.append(Violation(rn, p, len(acts) + 1, f"{rd.place}.drawings[{p}]", "end of round",
+                                            exc.rule, exc.reason, exc.sentence, exc.legal))
+                state.force_done(p)
+    return Replay(rec, state, violations, state.is_terminal())
+
+
+def from_state(state: State, players: list[str] | None = None) -> dict:
+    """The record of a game played on the engine (its history), as a JSON object."""
+    g = state.game
+    n = g.players
+    rounds: list[dict] = []
+    new_round = True
+    for who, a in state.history:
+        if a.kind == "reveal":
+            if new_round:
+                rounds.append({"revealed": [], "drawings": [[] for _ in range(n)]})
+                new_round = False
+            rounds[-1]["revealed"].append(a.card)
+            continue
+        new_round = True
+        if a.kind == "place":
+            rounds[-1]["drawings"][who].append({"card": a.card, "room": a.room, "ends": list(a.ends)})
+        elif a.kind == "trap":
+            rounds[-1]["drawings"][who].append({"card": a.card, "trap": a.room})
+    out: dict[str, Any] = {"format": FORMAT, "edition": EDITION, "map": g.map.spec or "a",
+                           "players": list(players or [f"P{p + 1}" for p in range(n)]), "rounds": rounds}
+    if g.deck.spec is not None:
+        out["deck"] = g.deck.spec
+    return out
+
+
+def play_random(state: State, rng: random.Random) -> State:
+    """Play a state to the end: random cards, random legal drawings."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_unchecked(state.sample_chance(rng))
+        else:
+            p = state.current_player()
+            state.apply_unchecked(rng.choice(state.legal_actions(p)), p)
+    return state
+
+
+def random_record(seed: int, players: int, map_name: str = "a") -> dict:
+    """A random legal game (random deal, random legal drawings) as a record."""
+    game = Game(maps.load(map_name), decks.load(), players)
+    state = play_random(game.new_state(), random.Random(seed))
+    return from_state(state, [f"P{p + 1}" for p in range(players)])
