@@ -30,10 +30,10 @@ def heading(text: str) -> None:
 
 def bench_demo_heap(tmp: Path) -> None:
     from doodlebox.bot import play_on_console
-    from doodlebox.virtual.console import VirtualConsole
+    from doodlebox.virtual.console import BENCH_BOOT, VirtualConsole
 
     heading("firmware heap in the VM (192K), 3-player demo game over pty, pyserial and SQLite")
-    vc = VirtualConsole(mode="vm", seed=7, flash_dir=tmp / "flash").start()
+    vc = VirtualConsole(mode="vm", seed=7, flash_dir=tmp / "flash", boot=BENCH_BOOT).start()
     t0 = time.monotonic()
     try:
         table, counts = play_on_console(vc, tmp / "demo.sqlite3", players=3, seed=7)

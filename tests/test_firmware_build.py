@@ -45,7 +45,7 @@ def test_flash_build_lays_out_the_pico(tmp_path):
     assert (dest / "main.py").read_text() == (ROOT / "firmware" / "main.py").read_text()
 
 
-def test_flash_copies_our_folders_and_resets():
+def test_flash_copies_what_changed_removes_what_is_stale_and_resets():
     from doodlebox import flash
 
     cmd = flash.mpremote_command("/dev/ttyACM0")

@@ -16,6 +16,11 @@ from board.usb import Usb
 
 Pin = machine.Pin
 
+try:  # only the virtual console has it: its USB serial (host/doodlebox/virtual/guest/)
+    import virtual_usb  # type: ignore[import-not-found]
+except ImportError:
+    virtual_usb = None
+
 
 def next_boot(flash):
     """Increment the boot counter kept on flash (written to a temp file, then renamed)."""
@@ -50,6 +55,8 @@ class Board:
                       Pin(pins.EPD_RST, Pin.OUT, value=1), Pin(pins.EPD_BUSY, Pin.IN),
                       pins.EPD_WIDTH, pins.EPD_HEIGHT)
         self.panel = Panel(epd)
+        if usb is None and virtual_usb is not None:
+            usb = virtual_usb.stream()
         self.usb = Usb(usb)
         self.uid = binascii.hexlify(machine.unique_id()).decode()
         self.boot = next_boot(flash)

@@ -32,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cpython", action="store_true", help="run the firmware under CPython (faster)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--flash", type=Path, help="flash folder (default: a temporary one)")
+    p.add_argument("--keep-flash", action="store_true",
+                   help="boot what is deployed in --flash (e.g. by make flash) instead of the current firmware")
+    p.add_argument("--selftest", action="store_true", help="hold MENU at power-on: the console's self-test")
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("demo", help="play a 3-player Doodle City game through the whole stack")
@@ -172,10 +175,16 @@ def _db(args) -> Path:
     return args.db or paths.default_db()
 
 
-def _start_virtual(mode: str, seed: int, flash: Path | None = None):
+def _start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: bool = False,
+                   selftest: bool = False):
     from doodlebox.virtual.console import VirtualConsole
 
-    return VirtualConsole(mode=mode, seed=seed, flash_dir=flash).start()
+    if keep_flash and flash is None:
+        raise CliError("--keep-flash needs --flash DIR (the folder make flash deployed to)")
+    vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash)
+    if selftest:
+        vc.hardware.press_for("MENU", 5000)  # held at power-on
+    return vc.start()
 
 
 def cmd_log(args) -> int:
@@ -260,7 +269,7 @@ def cmd_games(args) -> int:
 def cmd_sim(args) -> int:
     """Prints `pty: PATH`; with a terminal the keys press buttons, else stdin takes commands:
     `press NAME [MS]`, `png PATH`, `status`, `quit`."""
-    vc = _start_virtual("cpython" if args.cpython else "vm", args.seed, args.flash)
+    vc = _start_virtual("cpython" if args.cpython else "vm", args.seed, args.flash, args.keep_flash, args.selftest)
     print(f"pty: {vc.port}", flush=True)
     try:
         if sys.stdin.isatty():
@@ -294,12 +303,16 @@ def cmd_flash(args) -> int:
     from doodlebox.flash import FlashError, flash
 
     try:
-        out = flash(args.port, args.build, dry_run=args.dry_run)
+        done = flash(args.port, args.build, dry_run=args.dry_run)
     except (BuildError, FlashError) as exc:
         raise CliError(str(exc)) from None
-    print(out.rstrip())
-    if not args.dry_run:
-        print(f"flashed the firmware from {args.build} to {args.port}; the board has been reset")
+    if isinstance(done, str):
+        print(done)
+        return 0
+    print(f"{args.port}: {done.device}")
+    print(f"copied {len(done.copied)} file(s), {len(done.unchanged)} up to date, "
+          f"{len(done.removed)} stale removed{': ' + ', '.join(done.removed) if done.removed else ''}")
+    print("the board has been reset and runs the new firmware")
     return 0
 
 

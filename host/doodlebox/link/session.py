@@ -112,6 +112,10 @@ class HostLink:
             if result.status == "stored":
                 self.on_event(self.console, seq, event)
             return
+        if t == "test":  # the console's self-test (MENU held at boot; docs/protocol.md)
+            details = " ".join(f"{k}={v}" for k, v in msg.items() if k not in ("t", "v", "step"))
+            self.on_note(f"self-test {msg.get('step', '?')}: {details}")
+            return 1
         if t == "err":
             self.on_note(f"the console refused a frame: {msg.get('why')}")
             return

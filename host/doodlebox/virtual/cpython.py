@@ -42,11 +42,13 @@ def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
     sys.path[:0] = [str(flash)]
     try:
         import hwlink  # type: ignore[import-not-found]
-        from board import loop, pico  # type: ignore[import-not-found]
+        from board import loop, pico, selftest  # type: ignore[import-not-found]
 
         board = pico.Board(usb=hwlink.UsbStream(), flash=str(flash) + "/")
         uninstall_guest_modules({"random": saved["random"]})  # the host keeps its own random
-        loop.Loop(board).run()
+        # as main.py: the self-test when MENU is held at boot, else the game
+        console = selftest.SelfTest(board) if selftest.held_at_boot() else loop.Loop(board)
+        console.run()
     finally:
         sys.path.remove(str(flash))
         for name in set(sys.modules) - before:

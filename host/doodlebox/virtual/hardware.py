@@ -187,6 +187,7 @@ class Hardware:
         # (free before, free after, allocated after) at each of the firmware's collections,
         # reported by the virtual console's boot code (virtual/console.py)
         self.collections: list[tuple[int, int, int]] = []
+        self.on_reset: Optional[Callable[[str], None]] = None  # set by the virtual console
         # seconds between the firmware's reads of the ROLL button (the latest 10 000)
         self.button_poll_gaps: collections.deque[float] = collections.deque(maxlen=10000)
         self._roll_pin = self.buttons.get("ROLL", -1)
@@ -352,13 +353,18 @@ class Hardware:
     def hw_seed(self):
         return self.seed
 
+    def hw_reset(self, kind):
+        """machine.reset() / machine.soft_reset() in the guest: the console restarts the board."""
+        if self.on_reset is not None:
+            self.on_reset(str(kind))
+
     def hw_heap(self, free_before, free_after, alloc_after):
         with self._lock:
             self.collections.append((int(free_before), int(free_after), int(alloc_after)))
 
     _NAMES = (
         "hw_pin_init", "hw_pin_get", "hw_pin_set", "hw_spi_write", "hw_pwm",
-        "hw_np_write", "hw_usb_read", "hw_usb_write", "hw_unique_id", "hw_seed", "hw_heap",
+        "hw_np_write", "hw_usb_read", "hw_usb_write", "hw_unique_id", "hw_seed", "hw_heap", "hw_reset",
     )
 
     def host_functions(self) -> dict[str, Callable[..., object]]:

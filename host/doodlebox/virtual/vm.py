@@ -81,15 +81,36 @@ def _install_wasi_patch() -> None:
             @stderr_custom.setter
             def stderr_custom(self, fn):
                 sink = getattr(_local, "stderr", None)
+                live = getattr(_local, "on_output", None)
                 if sink is not None:
-                    def tee(data, fn=fn, sink=sink):
+                    def tee(data, fn=fn, sink=sink, live=live):
                         sink.append(bytes(data))
+                        if live is not None:
+                            live("err", bytes(data))
                         return fn(data)
                     orig.stderr_custom.fset(self, tee)
                 else:
                     orig.stderr_custom.fset(self, fn)
 
+            @property
+            def stdout_custom(self):
+                raise AttributeError("stdout_custom is write-only")
+
+            @stdout_custom.setter
+            def stdout_custom(self, fn):
+                live = getattr(_local, "on_output", None)
+                if live is not None:
+                    def tee(data, fn=fn, live=live):
+                        live("out", bytes(data))
+                        return fn(data)
+                    orig.stdout_custom.fset(self, tee)
+                else:
+                    orig.stdout_custom.fset(self, fn)
+
             def preopen_dir(self, path, guest_path, *args, **kwargs):
+                root = getattr(_local, "guest_root", None)
+                if root:  # the virtual Pico: its flash folder is the root of the filesystem
+                    guest_path = root
                 # wasmtime builds without DirPerms preopen read-write already
                 if getattr(_local, "writable", False) and hasattr(wasmtime, "DirPerms"):
                     kwargs["dir_perms"] = wasmtime.DirPerms.READ_WRITE
@@ -261,10 +282,13 @@ class ProgramFailed(RuntimeError):
 def run_program(code: str, readonly_dir: str | Path | None, heap: Optional[str] = "192K",
                 host_functions: Mapping[str, Callable[..., object]] | None = None,
                 fuel: int = DEFAULT_FUEL, host_result_bytes: int = DEFAULT_HOST_RESULT_BYTES,
-                writable: bool = False):
+                writable: bool = False, guest_root: str | None = None,
+                on_output: Callable[[str, bytes], None] | None = None):
     """Run `code` as the VM's program (blocks until it ends); returns the RunResult.
 
-    The guest sees `readonly_dir` at /input, read-only unless `writable`.
+    The guest sees `readonly_dir` at /input (at `guest_root` if given, e.g. "/" for the
+    virtual Pico's flash), read-only unless `writable`. `on_output("out"|"err", data)`
+    receives the guest's stdout and stderr as they are written.
     Raises ProgramFailed, with the guest's stderr (its traceback), when the program exits
     with an error or the VM traps.
     """
@@ -272,6 +296,7 @@ def run_program(code: str, readonly_dir: str | Path | None, heap: Optional[str] 
 
     _install_wasi_patch()
     _local.heap, _local.stderr, _local.writable = heap, [], writable
+    _local.guest_root, _local.on_output = guest_root, on_output
     try:
         return run(code, readonly_dir=readonly_dir, fuel=fuel, wall_timeout_seconds=None,
                    host_functions=host_functions, host_result_bytes=host_result_bytes)
@@ -279,3 +304,4 @@ def run_program(code: str, readonly_dir: str | Path | None, heap: Optional[str] 
         raise ProgramFailed(str(exc), b"".join(_local.stderr).decode("utf-8", "replace")) from exc
     finally:
         _local.heap, _local.stderr, _local.writable = None, None, False
+        _local.guest_root, _local.on_output = None, None

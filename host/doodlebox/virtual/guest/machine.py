@@ -170,10 +170,13 @@ def freq(hz=None):
 
 
 def reset():
+    # The virtual console restarts the board from its flash; the host call does not return.
+    call("hw_reset", "hard")
     raise SystemExit("machine.reset")
 
 
 def soft_reset():
+    call("hw_reset", "soft")
     raise SystemExit("machine.soft_reset")
 
 
