@@ -1,7 +1,8 @@
 """Generate the firmware's data modules from the project's data files.
 
-`firmware/board/pins.py` comes from `hardware/pins.json` and `firmware/doodle/layouts.py`
-from `host/doodlebox/layouts/*.json`, so the pins and the sheets have one source of truth.
+`firmware/board/pins.py` comes from `hardware/pins.json` (its LED cap from the power budget in
+`hardware/parts.json`, see `doodlebox.board.power`) and `firmware/doodle/layouts.py` from
+`host/doodlebox/layouts/*.json`, so the pins and the sheets have one source of truth.
 Run `python -m doodlebox.firmware_data` (or `make firmware-data`); `--check` exits 1 when a
 generated file is out of date.
 """
@@ -20,13 +21,26 @@ def load_pins(path: Path | None = None) -> dict:
     return json.loads((path or paths.hardware() / "pins.json").read_text())
 
 
-def pins_module(pins: dict) -> str:
+def load_parts(path: Path | None = None) -> dict:
+    return json.loads((path or paths.hardware() / "parts.json").read_text())
+
+
+def pins_module(pins: dict, parts: dict | None = None) -> str:
+    """pins.py from the pin data; LED_MAX_LEVEL is the power budget's cap (doodlebox.board.power),
+    computed from hardware/parts.json and the firmware's own LED renderer, never typed."""
+    from doodlebox.board import power
+
     buttons = [(k, v) for k, v in pins["buttons"].items() if not k.startswith("_")]
     leds, epd, buz = pins["leds"], pins["epaper"], pins["buzzer"]
-    lines = [HEADER.format(src="hardware/pins.json")]
+    parts = load_parts() if parts is None else parts
+    lines = [HEADER.format(src="hardware/pins.json and hardware/parts.json")]
     lines.append("BUTTONS = (%s)\n" % "".join("(%r, %d), " % b for b in buttons))
-    for key in ("pin", "dice", "pips_per_die", "max_level"):
+    for key in ("pin", "dice", "pips_per_die"):
         lines.append("LED_%s = %d\n" % (key.upper(), leds[key]))
+    lines.append("# the power budget's cap (`doodlebox hardware power`): the brightest frame stays inside USB power\n")
+    lines.append("LED_MAX_LEVEL = %d\n" % power.led_cap(pins, parts))
+    lines.append("# chain order of the LEDs inside each die (FACES in board/leds.py: bit 6 is the first)\n")
+    lines.append("LED_PIP_ORDER = (%s)\n" % "".join("%r, " % p for p in leds["pip_order"]))
     lines.append("BUZZER_PIN = %d\n" % buz["pin"])
     for key in ("spi", "sck", "mosi", "cs", "dc", "rst", "busy", "width", "height"):
         lines.append("EPD_%s = %d\n" % (key.upper(), epd[key]))
