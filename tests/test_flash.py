@@ -85,3 +85,9 @@ def test_a_board_that_cannot_read_the_build_is_refused():
         flash.check_device("/dev/ttyACM0", flash.Device("circuitpython", (9, 0, 0), 774, "rp2"), want)
     flash.check_device("/dev/ttyACM0", flash.Device("micropython", (1, 27, 0), 6 | (3 << 8) | (2 << 10), "rp2"), (6, 3))
     assert flash.mpy_version_of(ROOT / "build" / "flash") == (6, None)
+
+
+def test_a_port_without_a_raw_repl_is_not_a_micropython_board():
+    proc = subprocess.CompletedProcess([], 1, "", "mpremote: could not enter raw repl\n")
+    err = flash._failure("/dev/ttyUSB0", proc)
+    assert str(err).startswith("/dev/ttyUSB0: not a MicroPython board")

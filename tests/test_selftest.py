@@ -325,3 +325,24 @@ def test_self_test_on_the_virtual_console():
     assert lit[3] == FACE6 and sum(map(any, lit)) == 1
     assert vc.hardware.epaper.full_refreshes == 1 and vc.hardware.epaper.errors == []
     assert [f for _t, f, _d in vc.hardware.buzzer.tones()][:8] == SCALE_HZ
+
+
+def test_doodlebox_log_connects_during_the_self_test_and_shows_it(tmp_path):
+    """The self-test answers the host's hi, so `doodlebox log` shows its frames as notes."""
+    from doodlebox.runner import LinkThread
+    from doodlebox.virtual.console import VirtualConsole
+
+    vc = VirtualConsole(mode="cpython", flash_dir=tmp_path / "flash")
+    vc.hardware.press_for("MENU", 3000)
+    vc.start()
+    notes = []
+    link = LinkThread(vc.port, tmp_path / "db.sqlite3", on_note=notes.append).start()
+    try:
+        assert link.wait_ready(15) and link.error is None
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not any(n.startswith("self-test pips") for n in notes):
+            time.sleep(0.1)
+    finally:
+        link.stop()
+        vc.stop()
+    assert any(n.startswith("self-test pips") for n in notes), notes

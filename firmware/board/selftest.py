@@ -83,6 +83,7 @@ class SelfTest:
         self._err0 = 0
         self.last = time.ticks_ms()
         self.now = 0
+        self._lines = link.Lines()
         self._send({"step": "start", "fw": FW_VERSION, "uid": board.uid, "boot": board.boot,
                     "pips": board.leds.dice * board.leds.pips, "level": board.leds.max_level})
 
@@ -120,7 +121,7 @@ class SelfTest:
         for name in board.buttons.poll(now):
             self._pressed(name, now)
         self._watch_menu(now)
-        board.usb.read()  # the self-test takes no commands; keep the input drained
+        self._serial_in(board.usb.read())
         st = self.step
         if st == _PIPS:
             self._pips(now)
@@ -257,6 +258,18 @@ class SelfTest:
         fb.text(" ".join(self.seen), TEXT_X, SEEN_Y, 0)
 
     # -- serial ----------------------------------------------------------------------------
+    def _serial_in(self, data):
+        """The self-test takes no commands, but answers a host's hi, so `doodlebox log` can
+        connect and show the test frames (no events: first = next = 1)."""
+        if not data:
+            return
+        for line, _err in self._lines.feed(data):
+            msg = link.decode(line)[0] if line is not None else None
+            if msg is not None and msg.get("t") == "hi":
+                b = self.board
+                b.usb.write(link.encode({"t": "hello", "fw": FW_VERSION, "uid": b.uid, "boot": b.boot,
+                                         "first": 1, "next": 1}))
+
     def _send(self, msg):
         msg["t"] = "test"
         self.board.usb.write(link.encode(msg))

@@ -78,7 +78,11 @@ def _mpremote(port: str, args: list[str], cwd: Path | None, timeout: float) -> s
 
 
 def _failure(port: str, proc: subprocess.CompletedProcess) -> FlashError:
-    lines = (proc.stderr or proc.stdout).strip().splitlines()
+    text = (proc.stderr or proc.stdout).strip()
+    if "could not enter raw repl" in text:
+        return FlashError(f"{port}: not a MicroPython board: no raw REPL answered "
+                          "(is MicroPython on it? hardware/README.md, MicroPython on the Pico)")
+    lines = text.splitlines()
     last = lines[-1] if lines else f"exit code {proc.returncode}"
     return FlashError(f"{port}: mpremote failed: {last}")
 
