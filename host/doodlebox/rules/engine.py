@@ -12,6 +12,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from doodlebox.rules.common import History
 from doodlebox.rules import roads
 from doodlebox.rules.layout import PIECES, Layout
 from doodlebox.rules.sentences import sentence
@@ -158,21 +159,15 @@ class State:
                              circled={t: [] for t in lay.tracks}, struck={t: set() for t in lay.tracks})
                        for _ in range(game.players)]
         self._owned = [True] * game.players  # copy-on-write: a sheet shared with a clone is copied before a change
-        self._log: tuple | None = None         # history as a linked list (shared by clones)
+        self._log = History()                  # shared by clones
 
     @property
     def history(self) -> list[tuple[int, Action]]:
         """(player or CHANCE, action) in the order they happened."""
-        out = []
-        node = self._log
-        while node is not None:
-            node, item = node
-            out.append(item)
-        out.reverse()
-        return out
+        return self._log.items()
 
     def _log_add(self, who: int, a: Action) -> None:
-        self._log = (self._log, (who, a))
+        self._log = self._log.add(who, a)
 
     def _mine(self, p: int) -> "Sheet":
         """Player p's sheet, to change (copied first if a clone shares it)."""

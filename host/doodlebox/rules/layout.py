@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox import paths
+from doodlebox.rules.common import ProblemsError
 
 FORMAT = "doodlebox-layout/2"
 PIECES = ("NS", "EW", "NE", "ES", "SW", "NW")
@@ -20,15 +21,8 @@ NAME_KEYS = ("road", "house", "houses", "hotel", "shop", "taxi", "bus", "skyscra
              "tree", "trees", "barrel", "column_die")
 
 
-class LayoutError(ValueError):
+class LayoutError(ProblemsError):
     """A layout that cannot be used; `problems` lists every (place, what) found."""
-
-    def __init__(self, source: str, problems: list[tuple[str, str]]):
-        self.source = source
-        self.problems = problems
-        first = problems[0]
-        more = f" (and {len(problems) - 1} more: doodlebox layout check)" if len(problems) > 1 else ""
-        super().__init__(f"{source}: {first[0]}: {first[1]}{more}")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox.rules import layout as layouts
+from doodlebox.rules.common import Reader, RecordError, Replay
 from doodlebox.rules.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.layout import PIECES, Layout, LayoutError
 from doodlebox.rules.sentences import sentence
@@ -19,8 +20,6 @@ from doodlebox.rules.sentences import sentence
 FORMAT = "doodlebox-record/1"
 
 
-class RecordError(ValueError):
-    pass
 
 
 @dataclass
@@ -68,12 +67,6 @@ class Violation:
         return dict(self.__dict__)
 
 
-@dataclass
-class Replay:
-    record: Record
-    state: State
-    violations: list[Violation]
-    finished: bool
 
 
 def read(path: str | Path) -> Record:
@@ -97,15 +90,8 @@ def load_json(path: str | Path) -> Any:
 
 
 def parse(data: Any, source: str = "record") -> Record:
-    def bad(where: str, what: str) -> RecordError:
-        return RecordError(f"{source}: {where}: {what}")
-
-    def whole(v: Any, where: str, low: int, high: int) -> int:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise bad(where, f"{v!r} is not a whole number")
-        if not low <= v <= high:
-            raise bad(where, f"{v} is not between {low} and {high}")
-        return v
+    reader = Reader(source)
+    bad, whole, objects = reader.bad, reader.whole, reader.objects
 
     def face(v: Any, where: str) -> int:
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
@@ -152,15 +138,6 @@ def parse(data: Any, source: str = "record") -> Record:
     if len(start) != lay.size:
         raise bad("start", f"{len(start)} start rolls for {lay.size} columns")
     start = [face(v, f"start[{i}]") for i, v in enumerate(start)]
-    def objects(v: Any, where: str):
-        """(place, object) for each item of a list that must hold objects."""
-        if not isinstance(v, list):
-            raise bad(where, "is not a list")
-        for i, item in enumerate(v):
-            if not isinstance(item, dict):
-                raise bad(f"{where}[{i}]", "is not an object")
-            yield f"{where}[{i}]", item
-
     whites = 3 if len(players) == 1 else len(players) + 1
     rounds = []
     for w, rd in objects(data.get("rounds"), "rounds"):

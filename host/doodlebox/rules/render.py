@@ -320,8 +320,8 @@ def _cross(cv: Canvas, cx: int, cy: int, crossed: bool) -> None:
         cv.line(cx + 11, cy - 12, cx - 11, cy + 12, INK, 3)
 
 
-def _wrap(s: str, chars: int, lines: int = 2) -> list[str]:
-    """s in at most `lines` lines of `chars` characters ("..." when it does not fit)."""
+def wrap(s: str, chars: int, lines: int = 2) -> list[str]:
+    """s in at most `lines` lines of `chars` characters ("..." when it does not fit; 0: no limit)."""
     out: list[str] = []
     for word in s.split():
         if out and len(out[-1]) + 1 + len(word) <= chars:
@@ -426,7 +426,7 @@ def _panel(cv: Canvas, geo: Geometry, state, player: int) -> None:
     y += LINE + 4
     lines_left = geo.score_lines
     for what, points in mine.items:
-        for k, line in enumerate(_wrap(_cap(what), (PANEL - 60) // 12, min(2, lines_left))):
+        for k, line in enumerate(wrap(_cap(what), (PANEL - 60) // 12, min(2, lines_left))):
             cv.text(x + 8, y, line, LABEL if k else INK)
             if k == 0:
                 cv.text(x + PANEL - text_width(str(points)), y, str(points))

@@ -5,21 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from doodlebox.rules import roads
+from doodlebox.rules.common import Tally
 from doodlebox.rules.engine import State
 
 
 @dataclass
-class ScoreSheet:
-    player: int
-    items: list[tuple[str, int]] = field(default_factory=list)  # (what, points), in sheet order
-    total: int = 0
+class ScoreSheet(Tally):
     trees_crossed: int = 0
     rank: str = ""                     # solo
     achievements: list[str] = field(default_factory=list)  # solo
-
-    def add(self, what: str, points: int) -> None:
-        self.items.append((what, points))
-        self.total += points
 
 
 @dataclass

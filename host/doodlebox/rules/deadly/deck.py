@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox import paths
+from doodlebox.rules.common import ProblemsError
 from doodlebox.rules.deadly.maps import BIT, sides_mask, sides_text
 
 FORMAT = "doodlebox-deadly-deck/1"
@@ -24,12 +25,8 @@ CARDS, TRAPS, DRAW2S = 36, 2, 2   # "36 cards", "remove the two Trap cards", "bo
 ROUNDS, REVEAL, EXTRA = 7, 4, 2   # seven rounds; reveal four; a Draw 2 reveals two more
 
 
-class DeckError(ValueError):
-    def __init__(self, source: str, problems: list[tuple[str, str]]):
-        self.source = source
-        self.problems = problems
-        more = f" (and {len(problems) - 1} more: doodlebox layout check)" if len(problems) > 1 else ""
-        super().__init__(f"{source}: {problems[0][0]}: {problems[0][1]}{more}")
+class DeckError(ProblemsError):
+    """A deck that cannot be used; `problems` lists every (place, what) found."""
 
 
 def kind_key(name: str) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 
 from doodlebox.rules import engine as dice_engine
+from doodlebox.rules.common import Tally
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck
 from doodlebox.rules.deadly.maps import BIT, OPPOSITE, SIDES, DungeonMap, sides_mask, sides_text
@@ -481,10 +482,7 @@ class Hit:
 
 
 @dataclass
-class ScoreSheet:
-    player: int
-    items: list[tuple[str, int]] = field(default_factory=list)   # the seven items, in sheet order
-    total: int = 0
+class ScoreSheet(Tally):
     loot: list[int] = field(default_factory=list)          # Loot rooms entered
     dragon: bool = False                                   # the Dragon's room entered
     weapons: list[str] = field(default_factory=list)       # letters of the Weapons entered (item 2)
@@ -493,10 +491,6 @@ class ScoreSheet:
     free_entryways: int = 0                                # entryway arrows not linked (item 5)
     unused: int = 0                                        # tally marks of item 6
     hits: list[Hit] = field(default_factory=list)          # item 7
-
-    def add(self, what: str, points: int) -> None:
-        self.items.append((what, points))
-        self.total += points
 
 
 @dataclass

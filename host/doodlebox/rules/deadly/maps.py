@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox import paths
+from doodlebox.rules.common import ProblemsError
 
 FORMAT = "doodlebox-deadly-map/1"
 DEFAULT_FILES = {"a": "deadly-map-a.json", "b": "deadly-map-b.json"}
@@ -30,15 +31,8 @@ FIELDS = ("format", "name", "reconstructed", "columns", "rows", "entryways", "wa
 _ROOM = re.compile(r"([A-Za-z])([1-9][0-9]?)")
 
 
-class MapError(ValueError):
+class MapError(ProblemsError):
     """A map that cannot be used; `problems` lists every (place, what) found."""
-
-    def __init__(self, source: str, problems: list[tuple[str, str]]):
-        self.source = source
-        self.problems = problems
-        first = problems[0]
-        more = f" (and {len(problems) - 1} more: doodlebox layout check)" if len(problems) > 1 else ""
-        super().__init__(f"{source}: {first[0]}: {first[1]}{more}")
 
 
 def sides_text(mask: int) -> str:

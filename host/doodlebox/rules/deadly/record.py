@@ -20,6 +20,7 @@ from doodlebox.rules.deadly.engine import DONE, Action, Game, IllegalAction, Pla
 from doodlebox.rules.deadly.maps import BIT, DungeonMap
 from doodlebox.rules.deadly.sentences import sentence
 from doodlebox.rules.record import FORMAT, RecordError, Violation, load_json
+from doodlebox.rules.common import Reader, Replay
 
 EDITION = "deadly"
 FIELDS = ("format", "edition", "map", "deck", "seed", "players", "rounds")
@@ -63,21 +64,14 @@ class Record:
         return Game(self.map, self.deck, len(self.players))
 
 
-@dataclass
-class Replay:
-    record: Record
-    state: State
-    violations: list[Violation]
-    finished: bool
-
 
 def read(path) -> Record:
     return parse(load_json(path), str(path))
 
 
 def parse(data: Any, source: str = "record") -> Record:
-    def bad(where: str, what: str) -> RecordError:
-        return RecordError(f"{source}: {where}: {what}")
+    reader = Reader(source)
+    bad = reader.bad
 
     if not isinstance(data, dict):
         raise bad("record", "is not a JSON object")

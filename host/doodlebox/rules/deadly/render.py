@@ -19,7 +19,7 @@ from pathlib import Path
 from doodlebox.png import write_png
 from doodlebox.rules.deadly.engine import score
 from doodlebox.rules.deadly.maps import E, N, S, W, DungeonMap
-from doodlebox.rules.render import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width
+from doodlebox.rules.render import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
 
 SQ = 120            # side of a room
 ROAD = 14           # width of a path
@@ -240,15 +240,6 @@ def _dungeon(cv: Canvas, geo: Geometry, m: DungeonMap) -> None:
                 _diamond(cv, ax, ay)
 
 
-def _wrap(s: str, chars: int) -> list[str]:
-    out: list[str] = []
-    for word in s.split():
-        if out and len(out[-1]) + 1 + len(word) <= chars:
-            out[-1] += " " + word
-        else:
-            out.append(word)
-    return out
-
 
 def _panel(cv: Canvas, geo: Geometry, state, player: int, res) -> None:
     x, y = geo.panel
@@ -257,7 +248,7 @@ def _panel(cv: Canvas, geo: Geometry, state, player: int, res) -> None:
     y += 40
     chars = (PANEL - 70) // 12
     for what, points in mine.items:
-        for k, line in enumerate(_wrap(what, chars)):
+        for k, line in enumerate(wrap(what, chars, 0)):
             cv.text(x + (0 if k == 0 else 24), y, line, INK if k == 0 else LABEL)
             if k == 0:
                 cv.text(x + PANEL - text_width(f"{points:+d}"), y, f"{points:+d}")

@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from doodlebox.rules.common import History
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.sentences import VERDICTS, sentence
 
@@ -271,7 +272,7 @@ class State:
         self.cards = [Card() for _ in range(game.players)]
         self.shared = Card() if game.behave else None
         self.results: list[RoundResult] = []
-        self._log: tuple | None = None
+        self._log = History()
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -293,13 +294,7 @@ class State:
     @property
     def history(self) -> list[tuple[int, Action]]:
         """(player or CHANCE, action) in the order they happened."""
-        out = []
-        node = self._log
-        while node is not None:
-            node, item = node
-            out.append(item)
-        out.reverse()
-        return out
+        return self._log.items()
 
     def clone(self) -> "State":
         c = State.__new__(State)
@@ -526,7 +521,7 @@ class State:
 
     def _apply(self, a: Action) -> None:
         who = self.current_player()
-        self._log = (self._log, (who, a))
+        self._log = self._log.add(who, a)
         kind = a.kind
         g = self.game
         if kind == "deal":

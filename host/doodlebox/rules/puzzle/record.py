@@ -18,6 +18,7 @@ from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.puzzle.sentences import sentence
 from doodlebox.rules.record import RecordError, Violation, load_json
+from doodlebox.rules.common import Reader, Replay
 
 FORMAT = "doodlebox-record/1"
 ROUND_KEYS = ("roles", "rejected", "number", "card", "timer", "placements", "baddy", "guess", "challenge")
@@ -54,13 +55,6 @@ class Record:
         return Game(len(self.players), self.variant, self.subjects, strict=False)
 
 
-@dataclass
-class Replay:
-    record: Record
-    state: State
-    violations: list[Violation]
-    finished: bool
-
 
 def read(path) -> Record:
     return parse(load_json(path), str(path))
@@ -68,13 +62,10 @@ def read(path) -> Record:
 
 # -- reading -----------------------------------------------------------------------------------
 def parse(data: Any, source: str = "record") -> Record:
-    def bad(where: str, what: str) -> RecordError:
-        return RecordError(f"{source}: {where}: {what}")
+    reader = Reader(source)
+    bad = reader.bad
 
-    def whole(v: Any, where: str) -> int:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise bad(where, f"{v!r} is not a whole number")
-        return v
+    whole = reader.whole
 
     def maybe(v: Any, where: str) -> int | None:
         return None if v is None else whole(v, where)
@@ -117,13 +108,7 @@ def parse(data: Any, source: str = "record") -> Record:
             raise bad(where, f"player {v} is not in the game (0 to {n - 1}, in the order of \"players\")")
         return v
 
-    def objects(v: Any, where: str):
-        if not isinstance(v, list):
-            raise bad(where, "is not a list")
-        for i, item in enumerate(v):
-            if not isinstance(item, dict):
-                raise bad(f"{where}[{i}]", "is not an object")
-            yield f"{where}[{i}]", item
+    objects = reader.objects
 
     rounds: list[Round] = []
     for w, rd in objects(data.get("rounds", []), "rounds"):

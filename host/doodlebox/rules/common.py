@@ -1,0 +1,92 @@
+"""What the rules of every game share: the errors that list problems with their places, a
+replay's shape, a history that clones share, and the checks a record reader makes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+
+class ProblemsError(ValueError):
+    """A data file (sheet, map, deck) that cannot be used; `problems` lists every
+    (place, what) found, the message names the first."""
+
+    def __init__(self, source: str, problems: list[tuple[str, str]]):
+        self.source = source
+        self.problems = problems
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more: doodlebox layout check)" if len(problems) > 1 else ""
+        super().__init__(f"{source}: {first[0]}: {first[1]}{more}")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: one line, "source: place: what"."""
+
+
+@dataclass
+class Replay:
+    """A record played through its game's engine (doodlebox.rules.games)."""
+    record: Any
+    state: Any
+    violations: list      # doodlebox.rules.record.Violation
+    finished: bool
+
+
+@dataclass
+class Tally:
+    """A player's score sheet: the scored items in sheet order, and their total."""
+    player: int
+    items: list[tuple[str, int]] = field(default_factory=list)  # (what, points)
+    total: int = 0
+
+    def add(self, what: str, points: int) -> None:
+        self.items.append((what, points))
+        self.total += points
+
+
+class History:
+    """The actions of a game in order, as a linked list: a clone shares it and appending is O(1)."""
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: tuple | None = None
+
+    def add(self, who: int, action: Any) -> "History":
+        h = History()
+        h._last = (self._last, (who, action))
+        return h
+
+    def items(self) -> list[tuple[int, Any]]:
+        out = []
+        node = self._last
+        while node is not None:
+            node, item = node
+            out.append(item)
+        out.reverse()
+        return out
+
+
+class Reader:
+    """The checks every record reader makes; each failure is a RecordError with the place."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def bad(self, where: str, what: str) -> RecordError:
+        return RecordError(f"{self.source}: {where}: {what}")
+
+    def whole(self, v: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self.bad(where, f"{v!r} is not a whole number")
+        if low is not None and high is not None and not low <= v <= high:
+            raise self.bad(where, f"{v} is not between {low} and {high}")
+        return v
+
+    def objects(self, v: Any, where: str) -> Iterator[tuple[str, dict]]:
+        """(place, object) for each item of a list that must hold objects."""
+        if not isinstance(v, list):
+            raise self.bad(where, "is not a list")
+        for i, item in enumerate(v):
+            if not isinstance(item, dict):
+                raise self.bad(f"{where}[{i}]", "is not an object")
+            yield f"{where}[{i}]", item
