@@ -33,6 +33,7 @@ import sys, gc
 sys.path[:] = ['', '/lib']
 import hwlink
 _g = {'__name__': '__main__'}
+_END = %r
 def _run(code):
     try:
         exec(code, _g)
@@ -44,9 +45,15 @@ while True:
     if _c is None:
         break
     _run(_c)
+    sys.stdout.write(_END)
+    sys.stderr.write(_END)
     hwlink.call('repl_done')
     gc.collect()
 """
+# wasmtime hands the guest's stdout/stderr to the host asynchronously, so an exec's output
+# is complete only once this marker has come through on both streams.
+END = "\x00\x1bdoodlebox-exec-end\x00"
+SERVER = SERVER % (END,)
 
 
 class Reset(Exception):
@@ -66,6 +73,8 @@ class ReplVM:
         self._ready = threading.Event()
         self._out: list[bytes] = []
         self._err: list[bytes] = []
+        self._lock = threading.Lock()
+        self._flushed = threading.Event()
         self.version = ""
         self.failed: str | None = None
         fns = dict(hardware_functions)
@@ -94,19 +103,29 @@ class ReplVM:
         self._done.set()
 
     def _on_output(self, stream: str, data: bytes) -> None:
-        (self._out if stream == "out" else self._err).append(data)
+        with self._lock:
+            (self._out if stream == "out" else self._err).append(data)
+            if END.encode() in b"".join(self._out) and END.encode() in b"".join(self._err):
+                self._flushed.set()
 
     def wait_ready(self, timeout: float = 30) -> bool:
         return self._ready.wait(timeout) and self.failed is None
 
     def execute(self, code: str, timeout: float | None = None) -> tuple[bytes, bytes]:
         """Run `code`; (stdout, stderr) as the guest wrote them."""
-        self._out.clear()
-        self._err.clear()
+        with self._lock:
+            self._out.clear()
+            self._err.clear()
+            self._flushed.clear()
         self._done.clear()
         self._todo.put(code)
         self._done.wait(timeout)
-        return b"".join(self._out), b"".join(self._err)
+        if self.alive:
+            self._flushed.wait(5)
+        with self._lock:
+            out, err = b"".join(self._out), b"".join(self._err)
+        marker = END.encode()
+        return out.split(marker, 1)[0], err.split(marker, 1)[0]
 
     @property
     def alive(self) -> bool:
@@ -159,6 +178,15 @@ class ReplDevice:
     # -- raw REPL --------------------------------------------------------------------------
     def _raw_byte(self, b: int) -> None:
         code = self.code
+        if code[:1] == b"\x05" and len(code) < 3:  # inside a raw-paste request: "\x05A\x01"
+            code.append(b)
+            if bytes(code) == b"\x05A\x01":
+                code.clear()
+                self.paste, self.pasted = True, 0
+                self.write(b"R\x01" + struct.pack("<H", WINDOW))
+            elif len(code) == 3 or bytes(code) != b"\x05A"[:len(code)]:
+                code.clear()
+            return
         if b == 0x01:                       # Ctrl-A: raw REPL again
             code.clear()
             self.write(b"\r\n" + RAW_BANNER)
@@ -176,16 +204,8 @@ class ReplDevice:
             code.clear()
             self.write(b"OK")
             self._run(text)
-        elif b == 0x05 and not code:        # raw-paste request: "\x05A\x01"
+        elif b == 0x05 and not code:        # the start of a raw-paste request
             code.append(b)
-        elif code[:1] == b"\x05" and len(code) < 3:
-            code.append(b)
-            if bytes(code) == b"\x05A\x01":
-                code.clear()
-                self.paste, self.pasted = True, 0
-                self.write(b"R\x01" + struct.pack("<H", WINDOW))
-            elif len(code) == 3:
-                code.clear()
         else:
             code.append(b)
 
