@@ -26,12 +26,13 @@ def _core():
     return city, LAYOUTS
 
 
-# How a scripted player presses, like a person: held 100 ms, the next press 220 ms later.
-# The firmware counts a level once it has held for 30 ms across two polls; in the VM the loop
-# polls every 5 ms typically and 25 ms at worst (make bench measures it), so a press needs
-# 30 + 2 x 25 = 80 ms to be seen for sure, and so does the release before the next press.
-PRESS_MS = 100
-PRESS_GAP_S = 0.22
+# How a scripted player presses, like a person: held 150 ms, the next press 300 ms later.
+# The firmware counts a level once it has held for 30 ms across two polls, so a press of
+# H ms is seen for sure while the loop polls at least every (H - 30) / 2 ms: 60 ms here. In
+# the VM the loop polls every 5 ms typically and up to ~40 ms during a collection (make bench
+# measures it); the release before the next press needs the same.
+PRESS_MS = 150
+PRESS_GAP_S = 0.3
 
 
 class BotError(RuntimeError):

@@ -239,7 +239,7 @@ class VirtualConsole:
         fns = self._functions()
         cpython.run_firmware(self.flash, lambda name, *args: fns[name](*args))
 
-    def press(self, name: str, hold_ms: float = 120) -> None:
+    def press(self, name: str, hold_ms: float = 150) -> None:
         """Press a button (D0..D6, ROLL, PASS, MENU) and let go after hold_ms."""
         self.hardware.press_for(name, hold_ms)
 

@@ -81,6 +81,6 @@ class TerminalPanel:
                     return
                 if ch in KEYS:
                     self.vc.press(KEYS[ch])
-                    time.sleep(0.25)  # held 120 ms, then released long enough to count
+                    time.sleep(0.3)  # held 150 ms, then released long enough to count (bot.PRESS_MS)
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, old)
