@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from doodlebox import firmware_data
-from doodlebox.board import bom as bom_mod
-from doodlebox.board import check, cli, data, docs, power, rp2040, wiring, wokwi
-from doodlebox.board.drawing import Text, png_pixels
+from doodlebox.hardware import bom as bom_mod
+from doodlebox.hardware import check, cli, data, docs, power, rp2040, wiring, wokwi
+from doodlebox.hardware.drawing import Text, png_pixels
 from doodlebox.rules.render import text_width
 
 ROOT = Path(__file__).resolve().parent.parent

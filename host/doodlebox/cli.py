@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     q.add_argument("file", type=Path)
     q.set_defaults(func=cmd_layout_check)
 
-    from doodlebox.board.cli import add_commands as add_hardware_commands
+    from doodlebox.hardware.cli import add_commands as add_hardware_commands
 
     add_hardware_commands(sub)
 

@@ -1,7 +1,7 @@
 """Generate the firmware's data modules from the project's data files.
 
 `firmware/board/pins.py` comes from `hardware/pins.json` (its LED cap from the power budget in
-`hardware/parts.json`, see `doodlebox.board.power`) and `firmware/doodle/layouts.py` from
+`hardware/parts.json`, see `doodlebox.hardware.power`) and `firmware/doodle/layouts.py` from
 `host/doodlebox/layouts/*.json`, so the pins and the sheets have one source of truth.
 Run `python -m doodlebox.firmware_data` (or `make firmware-data`); `--check` exits 1 when a
 generated file is out of date.
@@ -26,9 +26,9 @@ def load_parts(path: Path | None = None) -> dict:
 
 
 def pins_module(pins: dict, parts: dict | None = None) -> str:
-    """pins.py from the pin data; LED_MAX_LEVEL is the power budget's cap (doodlebox.board.power),
+    """pins.py from the pin data; LED_MAX_LEVEL is the power budget's cap (doodlebox.hardware.power),
     computed from hardware/parts.json and the firmware's own LED renderer, never typed."""
-    from doodlebox.board import power
+    from doodlebox.hardware import power
 
     buttons = [(k, v) for k, v in pins["buttons"].items() if not k.startswith("_")]
     leds, epd, buz = pins["leds"], pins["epaper"], pins["buzzer"]

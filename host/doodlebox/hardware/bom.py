@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from doodlebox.board.check import Problem
-from doodlebox.board.data import buttons, hardware_file
+from doodlebox.hardware.check import Problem
+from doodlebox.hardware.data import buttons, hardware_file
 
 REQUIRED = ("reference", "part", "value", "quantity", "example_part_number", "notes")
 

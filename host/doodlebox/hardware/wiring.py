@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 
-from doodlebox.board import rp2040
-from doodlebox.board.bom import Bom
-from doodlebox.board.data import EPAPER_LABELS, EPAPER_SIGNALS, PIP_XY, button_label, buttons, uses
-from doodlebox.board.drawing import Drawing
-from doodlebox.board.power import Budget
+from doodlebox.hardware import rp2040
+from doodlebox.hardware.bom import Bom
+from doodlebox.hardware.data import EPAPER_LABELS, EPAPER_SIGNALS, PIP_XY, button_label, buttons, uses
+from doodlebox.hardware.drawing import Drawing
+from doodlebox.hardware.power import Budget
 
 W, H = 1900, 1235
 PICO_X0, PICO_X1, ROW0, PITCH = 590, 900, 200, 40

@@ -1,7 +1,7 @@
 """`doodlebox hardware bom|power|wiring|wokwi|check`.
 
 ``add_commands(subparsers)`` adds the ``hardware`` command to the doodlebox CLI;
-``main(argv)`` runs it alone (``python -m doodlebox.board check``). Exit codes: 0 fine,
+``main(argv)`` runs it alone (``python -m doodlebox.hardware check``). Exit codes: 0 fine,
 1 problems found (check) or a file out of date, 2 a file in hardware/ cannot be read.
 """
 from __future__ import annotations
@@ -11,9 +11,9 @@ import functools
 import sys
 from pathlib import Path
 
-from doodlebox.board import bom as bom_mod
-from doodlebox.board import check as check_mod
-from doodlebox.board import data, docs, power
+from doodlebox.hardware import bom as bom_mod
+from doodlebox.hardware import check as check_mod
+from doodlebox.hardware import data, docs, power
 
 
 class Unreadable(RuntimeError):
@@ -47,7 +47,7 @@ def load() -> tuple[dict, dict, bom_mod.Bom]:
 
 def generated(pins: dict, parts: dict, bom: bom_mod.Bom, which: str = "all") -> dict[Path, str | bytes]:
     """The files `wiring` and `wokwi` write, with their contents (README.md with fresh blocks)."""
-    from doodlebox.board import wiring, wokwi
+    from doodlebox.hardware import wiring, wokwi
 
     out: dict[Path, str | bytes] = {}
     if which in ("all", "wiring"):
@@ -67,7 +67,7 @@ def same(path: Path, content: str | bytes) -> bool:
     if not path.exists():
         return False
     if isinstance(content, bytes):
-        from doodlebox.board.drawing import png_pixels
+        from doodlebox.hardware.drawing import png_pixels
 
         try:
             return png_pixels(path.read_bytes()) == png_pixels(content)

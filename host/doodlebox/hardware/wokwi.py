@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from doodlebox.board.data import PIP_XY, buttons
+from doodlebox.hardware.data import PIP_XY, buttons
 
 PARTS = ("wokwi-pi-pico", "wokwi-pushbutton", "wokwi-neopixel", "wokwi-buzzer")
 # the virtual console's keys (host/doodlebox/virtual/panel.py), so both feel the same

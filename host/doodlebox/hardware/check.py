@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from doodlebox.board import rp2040
-from doodlebox.board.data import EPAPER_LABELS, PIP_XY, Use, buttons, uses
+from doodlebox.hardware import rp2040
+from doodlebox.hardware.data import EPAPER_LABELS, PIP_XY, Use, buttons, uses
 
 PIP_NAMES = tuple(PIP_XY)
 
