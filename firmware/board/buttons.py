@@ -1,5 +1,6 @@
 # doodlebox buttons: polled, debounced push buttons (active low, internal pull-ups).
 DEBOUNCE_MS = 30
+_NONE = ()
 
 
 class Buttons:
@@ -16,7 +17,7 @@ class Buttons:
         self._since = [0] * len(pins)
 
     def poll(self, now):
-        pressed = []
+        pressed = None  # type: list[str] | None  # a list only when something was pressed
         for i, (name, pin) in enumerate(self._pins):
             level = pin.value()
             if level != self._seen[i]:
@@ -25,8 +26,10 @@ class Buttons:
             elif level != self._stable[i] and now - self._since[i] >= self.debounce_ms:
                 self._stable[i] = level
                 if level == 0:
+                    if pressed is None:
+                        pressed = []
                     pressed.append(name)
-        return pressed
+        return pressed or _NONE  # no garbage per loop when nothing was pressed
 
     def held(self, name):
         for i, (n, _pin) in enumerate(self._pins):

@@ -127,7 +127,10 @@ class App:
         return lines
 
     def tones(self):
-        t, self._tones = self._tones, []
+        t = self._tones
+        if not t:
+            return t  # empty: no new list every loop
+        self._tones = []
         return t
 
     def serial_out(self):

@@ -5,6 +5,7 @@ CAPACITY = 64
 WINDOW = 8
 RESEND_MS = 1000
 RESEND_MAX_MS = 30000  # back off while no host answers
+_NOTHING = []  # type: list[bytes]  # pump()'s answer when there is nothing to send; callers only read it
 
 
 class Journal:
@@ -58,12 +59,13 @@ class Journal:
             self._sent = 0
             self.resends += 1
             self._wait = min(self._wait * 2, RESEND_MAX_MS)
-        out = []
         limit = min(WINDOW, len(self._held))
-        if self._sent < limit:
-            if self._sent == 0:
-                self._sent_at = now
-            while self._sent < limit:
-                out.append(self._held[self._sent][1])
-                self._sent += 1
+        if self._sent >= limit:
+            return _NOTHING  # the common case, every tick: no garbage
+        out = []
+        if self._sent == 0:
+            self._sent_at = now
+        while self._sent < limit:
+            out.append(self._held[self._sent][1])
+            self._sent += 1
         return out

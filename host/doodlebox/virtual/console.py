@@ -134,8 +134,7 @@ class VirtualConsole:
         assert self.pty is not None
         data = self.pty.read(n)
         if self.mode == "vm" and b"\x03" in data:
-            head, _, tail = data.partition(b"\x03")
-            self._pending += tail
+            self._pending += data.partition(b"\x03")[2]
             self._interrupt = True
             raise Stopped("KeyboardInterrupt")
         return data

@@ -75,6 +75,7 @@ class ReplVM:
         self._err: list[bytes] = []
         self._lock = threading.Lock()
         self._flushed = threading.Event()
+        self._ended: set[str] = set()  # streams whose end marker has come through
         self.version = ""
         self.failed: str | None = None
         fns = dict(hardware_functions)
@@ -104,9 +105,12 @@ class ReplVM:
 
     def _on_output(self, stream: str, data: bytes) -> None:
         with self._lock:
-            (self._out if stream == "out" else self._err).append(data)
-            if END.encode() in b"".join(self._out) and END.encode() in b"".join(self._err):
-                self._flushed.set()
+            chunks = self._out if stream == "out" else self._err
+            chunks.append(data)
+            if END.encode() in b"".join(chunks[-2:]):  # the marker may straddle two writes
+                self._ended.add(stream)
+                if len(self._ended) == 2:
+                    self._flushed.set()
 
     def wait_ready(self, timeout: float = 30) -> bool:
         return self._ready.wait(timeout) and self.failed is None
@@ -116,6 +120,7 @@ class ReplVM:
         with self._lock:
             self._out.clear()
             self._err.clear()
+            self._ended.clear()
             self._flushed.clear()
         self._done.clear()
         self._todo.put(code)

@@ -43,6 +43,22 @@ _session_heap: Optional[str] = None  # set by start_session while its VM thread 
 _installed = False
 
 
+def _tee(stream: str, fn, sink: list | None):
+    """The package's output callback `fn`, also feeding run_program's `sink` list and its
+    on_output callback (stream "out" or "err"), when this thread has them."""
+    live = getattr(_local, "on_output", None)
+    if sink is None and live is None:
+        return fn
+
+    def tee(data):
+        if sink is not None:
+            sink.append(bytes(data))
+        if live is not None:
+            live(stream, bytes(data))
+        return fn(data)
+    return tee
+
+
 def _install_wasi_patch() -> None:
     """Install, once, a ``wasmtime.WasiConfig`` subclass that the package picks up.
 
@@ -80,17 +96,7 @@ def _install_wasi_patch() -> None:
 
             @stderr_custom.setter
             def stderr_custom(self, fn):
-                sink = getattr(_local, "stderr", None)
-                live = getattr(_local, "on_output", None)
-                if sink is not None:
-                    def tee(data, fn=fn, sink=sink, live=live):
-                        sink.append(bytes(data))
-                        if live is not None:
-                            live("err", bytes(data))
-                        return fn(data)
-                    orig.stderr_custom.fset(self, tee)
-                else:
-                    orig.stderr_custom.fset(self, fn)
+                orig.stderr_custom.fset(self, _tee("err", fn, getattr(_local, "stderr", None)))
 
             @property
             def stdout_custom(self):
@@ -98,14 +104,7 @@ def _install_wasi_patch() -> None:
 
             @stdout_custom.setter
             def stdout_custom(self, fn):
-                live = getattr(_local, "on_output", None)
-                if live is not None:
-                    def tee(data, fn=fn, live=live):
-                        live("out", bytes(data))
-                        return fn(data)
-                    orig.stdout_custom.fset(self, tee)
-                else:
-                    orig.stdout_custom.fset(self, fn)
+                orig.stdout_custom.fset(self, _tee("out", fn, None))
 
             def preopen_dir(self, path, guest_path, *args, **kwargs):
                 root = getattr(_local, "guest_root", None)
