@@ -131,7 +131,7 @@ def bench_rules(games_per_edition: int = 20) -> None:
     import json
     import random
 
-    from doodlebox.rules import engine, layout, record
+    from doodlebox.rules.dice import engine, layout, record
 
     heading("rules engine: 4-player games of each edition (CPython)")
     print(f"{'edition':10} {'validated games/s':>18} {'us/action (checked)':>20} {'search actions/s':>17} "

@@ -7,8 +7,8 @@ import pytest
 
 from doodle import city
 from doodle.layouts import LAYOUTS
-from doodlebox.rules import engine, layout
-from doodlebox.rules.engine import PASS, Action
+from doodlebox.rules.dice import engine, layout
+from doodlebox.rules.dice.engine import PASS, Action
 
 
 @pytest.mark.parametrize("edition", sorted(LAYOUTS))

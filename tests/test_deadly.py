@@ -22,7 +22,7 @@ from doodlebox.rules.deadly import maps, record, render, report, sentences
 from doodlebox.rules.deadly.engine import (CHANCE, DONE, TERMINAL, Game, IllegalAction, Place, Reveal, State, Trap,
                                            score)
 from doodlebox.rules.deadly.maps import OPPOSITE, E, N, S, W
-from doodlebox.rules.record import RecordError, Violation
+from doodlebox.rules.dice.record import RecordError, Violation
 from cli_run import ROOT
 
 LAYOUTS = ROOT / "host" / "doodlebox" / "layouts"

@@ -56,8 +56,8 @@ from pathlib import Path
 
 import pytest
 
-from doodlebox.rules.record import read, replay
-from doodlebox.rules.scoring import score
+from doodlebox.rules.dice.record import read, replay
+from doodlebox.rules.dice.scoring import score
 
 GOLDEN = Path(__file__).parent / "golden"
 

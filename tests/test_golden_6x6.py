@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from doodlebox.rules import record, report
-from doodlebox.rules.engine import State
+from doodlebox.rules.dice import record, report
+from doodlebox.rules.dice.engine import State
 from cli_run import validate_all
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from doodlebox.rules import layout, record, sentences
-from doodlebox.rules.engine import PASS, Action, Game, IllegalAction
+from doodlebox.rules.dice import layout, record, sentences
+from doodlebox.rules.dice.engine import PASS, Action, Game, IllegalAction
 from cli_run import ENV, validate_all
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -21,7 +21,7 @@ from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.engine import (AGAIN, DECLINE, DONE, DRAWING_RAN, RIGHT, WRONG, Game, IllegalAction,
                                            card, challenge, deal, draw_on, drawing, erase, number, place)
 from doodlebox.rules.puzzle.sentences import RULES, VERDICTS, sentence
-from doodlebox.rules.record import RecordError
+from doodlebox.rules.dice.record import RecordError
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

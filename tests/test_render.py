@@ -1,4 +1,4 @@
-"""The picture of a play sheet (rules/render.py): render states of the engine, read the PNG back
+"""The picture of a play sheet (rules/dice/render.py): render states of the engine, read the PNG back
 and check facts from its pixels at the places sheet_geometry() gives."""
 import json
 import math
@@ -10,8 +10,8 @@ import zlib
 import pytest
 
 from doodlebox import cli
-from doodlebox.rules import engine, layout, record, render
-from doodlebox.rules.render import FILL, FLOOR, HOUSE, RING, SQ, STRIKE
+from doodlebox.rules.dice import engine, layout, record, render
+from doodlebox.rules.dice.render import FILL, FLOOR, HOUSE, RING, SQ, STRIKE
 
 EDITIONS = list(layout.DEFAULT_FILES)
 N, E, S, W = 1, 2, 4, 8

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doodlebox.rules import engine, layout, record, scoring
-from doodlebox.rules.engine import PASS, Action, IllegalAction, draw
+from doodlebox.rules.dice import engine, layout, record, scoring
+from doodlebox.rules.dice.engine import PASS, Action, IllegalAction, draw
 
 EDITIONS = list(layout.DEFAULT_FILES)
 
@@ -212,7 +212,7 @@ def test_skyscraper_two_floors_then_the_road_scores_floors_times_parks():  # R13
 def test_loop_length_counts_each_square_once():  # R12
     s = started("city", players=1, faces=(3, 3, 3, 3, 3))
     sheet = s.sheets[0]
-    from doodlebox.rules import roads
+    from doodlebox.rules.dice import roads
     g = s.game
     for (r, c), p in {(1, 1): "ES", (1, 2): "SW", (2, 1): "NE", (2, 2): "NW"}.items():
         sheet.pieces[(r - 1) * 5 + c - 1] = roads.SIDES[p]

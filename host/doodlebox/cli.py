@@ -100,7 +100,7 @@ class UnreadableInput(RuntimeError):
 def _replay(path: Path):
     """(replay, game modules) for a record of any game (doodlebox.rules.games)."""
     from doodlebox.rules.games import replay_file
-    from doodlebox.rules.record import RecordError
+    from doodlebox.rules.dice.record import RecordError
 
     try:
         return replay_file(path)
@@ -111,7 +111,7 @@ def _replay(path: Path):
 def cmd_validate(args) -> int:
     import json
 
-    from doodlebox.rules.report import violations_text
+    from doodlebox.rules.dice.report import violations_text
 
     rp, game = _replay(args.record)
     report = game.report
@@ -148,8 +148,8 @@ def cmd_render(args) -> int:
 
 def cmd_layout_check(args) -> int:
     """A dice sheet, or a Deadly Doodles map side or deck, recognised by its "format"."""
-    from doodlebox.rules import layout
-    from doodlebox.rules.record import RecordError, load_json
+    from doodlebox.rules.dice import layout
+    from doodlebox.rules.dice.record import RecordError, load_json
 
     try:
         data = load_json(args.file)

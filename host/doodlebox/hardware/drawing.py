@@ -1,7 +1,7 @@
 """A drawing as a list of primitives, written as SVG text or drawn on the project's canvas as PNG.
 
 Both back-ends draw the same primitives at the same pixel positions, so the SVG and the PNG
-of a diagram agree. Text uses the 5x7 font of ``doodlebox.rules.render`` in the PNG; the SVG
+of a diagram agree. Text uses the 5x7 font of ``doodlebox.rules.dice.render`` in the PNG; the SVG
 asks for a monospace font stretched to the same width (``textLength``), so nothing that fits
 in one overflows in the other.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 from doodlebox.png import png_bytes
-from doodlebox.rules.render import Canvas, text_width
+from doodlebox.rules.dice.render import Canvas, text_width
 
 # ink -> (SVG colour, PNG grey)
 INKS: dict[str, tuple[str, int]] = {

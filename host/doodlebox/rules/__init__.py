@@ -1,6 +1,2 @@
-"""The rules engine of the dice editions: layouts as data, one engine, records, scoring.
-
-    from doodlebox.rules import layout, engine
-    game = engine.Game(layout.load("city"), players=3)
-    state = game.new_state()
-"""
+"""The rules of every game, behind one interface (api.py): the dice editions (dice/), Deadly
+Doodles (deadly/) and Doodle Puzzle (puzzle/); games.py finds a game by its edition."""

@@ -27,7 +27,7 @@ class Replay:
     """A record played through its game's engine (doodlebox.rules.games)."""
     record: Any
     state: Any
-    violations: list      # doodlebox.rules.record.Violation
+    violations: list      # doodlebox.rules.dice.record.Violation
     finished: bool
 
 

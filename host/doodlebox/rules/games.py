@@ -3,7 +3,7 @@
 Every game has the same four parts, so `doodlebox validate/score/render` treat them alike:
   record.parse(data, source) -> a record   (RecordError: one line, the place and what)
   record.replay(rec) -> a replay with .record (.players: names), .state, .violations
-                        (list of doodlebox.rules.record.Violation) and .finished
+                        (list of doodlebox.rules.dice.record.Violation) and .finished
   report.as_json(rp) / report.sheets_text(rp) / report.table_text(rp)
   render.render_sheet(state, player, path, title) (None for a game without sheets)
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from doodlebox.rules import record as dice_record
+from doodlebox.rules.dice import record as dice_record
 
 # edition in a record -> the package that knows the game (the dice editions are the default)
 PACKAGES = {"deadly": "doodlebox.rules.deadly", "puzzle": "doodlebox.rules.puzzle"}
@@ -29,7 +29,7 @@ class Game(NamedTuple):
 def game_of(edition: Any) -> Game:
     pkg = PACKAGES.get(edition) if isinstance(edition, str) else None
     if pkg is None:
-        from doodlebox.rules import render, report
+        from doodlebox.rules.dice import render, report
         return Game(dice_record, report, render)
     rec = importlib.import_module(pkg + ".record")
     rep = importlib.import_module(pkg + ".report")

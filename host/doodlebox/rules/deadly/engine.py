@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 
-from doodlebox.rules import engine as dice_engine
+from doodlebox.rules.dice import engine as dice_engine
 from doodlebox.rules.common import Tally
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck

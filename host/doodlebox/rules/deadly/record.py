@@ -1,7 +1,7 @@
 """Deadly Doodles game records (docs/deadly-doodles.md): read one, replay it through the engine,
 report every violation; write one from a game played on the engine; play a random one.
 
-parse() raises doodlebox.rules.record.RecordError (one line: the file, the place, what is
+parse() raises doodlebox.rules.dice.record.RecordError (one line: the file, the place, what is
 wrong) for anything that is not a well-formed record, and for a deal no deck could give (the
 cards are the console's or the seed's, not a player's: ruling D12). replay() never raises for
 a parsed record: every illegal action is a Violation and is skipped, and the rest of the game
@@ -19,7 +19,7 @@ from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck, kind_key
 from doodlebox.rules.deadly.engine import DONE, Action, Game, IllegalAction, Place, Reveal, State, Trap
 from doodlebox.rules.deadly.maps import BIT, DungeonMap
 from doodlebox.rules.deadly.sentences import sentence
-from doodlebox.rules.record import FORMAT, RecordError, Violation, load_json
+from doodlebox.rules.dice.record import FORMAT, RecordError, Violation, load_json
 from doodlebox.rules.common import Reader, Replay
 
 EDITION = "deadly"

@@ -1,5 +1,5 @@
 """The Doodle Puzzle rules engine, in the spirit of OpenSpiel and of the dice engine
-(doodlebox.rules.engine): a state, whose turn it is (a player, or CHANCE for the role deal
+(doodlebox.rules.dice.engine): a state, whose turn it is (a player, or CHANCE for the role deal
 and the subject card), the legal actions, apply an action (refused with IllegalAction: the
 reason, the rule, the rulebook's sentence, what was legal), chance outcomes, scores at any
 time, the final result, clone.

@@ -1,7 +1,7 @@
 """Doodle Puzzle records (docs/doodle-puzzle.md): read one, replay it through the engine,
 report every violation; write one from a state; play a random legal game.
 
-parse() raises doodlebox.rules.record.RecordError (one line: the source, the place, what is
+parse() raises doodlebox.rules.dice.record.RecordError (one line: the source, the place, what is
 wrong) for anything that is not a well-formed record: not an object, wrong types, unknown
 fields, roles, variants or subject sets, a player who is not in the game. replay() never
 raises for a well-formed record: a rule broken is a Violation, and the rest of the game is
@@ -17,7 +17,7 @@ from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.puzzle.sentences import sentence
-from doodlebox.rules.record import RecordError, Violation, load_json
+from doodlebox.rules.dice.record import RecordError, Violation, load_json
 from doodlebox.rules.common import Reader, Replay
 
 FORMAT = "doodlebox-record/1"

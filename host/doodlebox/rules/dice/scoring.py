@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from doodlebox.rules import roads
+from doodlebox.rules.dice import roads
 from doodlebox.rules.common import Tally
-from doodlebox.rules.engine import State
+from doodlebox.rules.dice.engine import State
 
 
 @dataclass

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doodlebox.rules import layout as layouts
+from doodlebox.rules.dice import layout as layouts
 from doodlebox.rules.common import Reader, RecordError, Replay
-from doodlebox.rules.engine import Action, Game, IllegalAction, State
-from doodlebox.rules.layout import PIECES, Layout, LayoutError
-from doodlebox.rules.sentences import sentence
+from doodlebox.rules.dice.engine import Action, Game, IllegalAction, State
+from doodlebox.rules.dice.layout import PIECES, Layout, LayoutError
+from doodlebox.rules.dice.sentences import sentence
 
 FORMAT = "doodlebox-record/1"
 

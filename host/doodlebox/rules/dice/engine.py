@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from doodlebox.rules.common import History
-from doodlebox.rules import roads
-from doodlebox.rules.layout import PIECES, Layout
-from doodlebox.rules.sentences import sentence
+from doodlebox.rules.dice import roads
+from doodlebox.rules.dice.layout import PIECES, Layout
+from doodlebox.rules.dice.sentences import sentence
 
 START, ROLL, TURN, OVER = "start", "roll", "turn", "over"
 CHANCE = -1

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doodlebox.png import write_png
-from doodlebox.rules import roads, scoring
-from doodlebox.rules.layout import Layout
+from doodlebox.rules.dice import roads, scoring
+from doodlebox.rules.dice.layout import Layout
 
 # -- font ------------------------------------------------------------------------------------
 # Each entry: the character, then its rows from the top, one base-32 digit per row (5 bits, the

@@ -1,8 +1,8 @@
 """What `doodlebox validate` and `doodlebox score` print: score sheets, violations, the table."""
 from __future__ import annotations
 
-from doodlebox.rules.record import Replay
-from doodlebox.rules.scoring import Result, score
+from doodlebox.rules.dice.record import Replay
+from doodlebox.rules.dice.scoring import Result, score
 
 
 def as_json(rp: Replay) -> dict:
