@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from doodlebox import firmware_data
+from doodlebox.drawing.canvas import text_width
+from doodlebox.drawing.diagram import Text
+from doodlebox.drawing.png import png_pixels
 from doodlebox.hardware import bom as bom_mod
 from doodlebox.hardware import check, cli, data, docs, power, rp2040, wiring, wokwi
-from doodlebox.hardware.drawing import Text, png_pixels
-from doodlebox.rules.dice.render import text_width
 
 ROOT = Path(__file__).resolve().parent.parent
 HW = ROOT / "hardware"

@@ -3,15 +3,15 @@ and check facts from its pixels at the places sheet_geometry() gives."""
 import json
 import math
 import random
-import string
 import struct
 import zlib
 
 import pytest
 
 from doodlebox import cli
+from doodlebox.drawing.canvas import FILL
 from doodlebox.rules.dice import engine, layout, record, render
-from doodlebox.rules.dice.render import FILL, FLOOR, HOUSE, RING, SQ, STRIKE
+from doodlebox.rules.dice.render import FLOOR, HOUSE, RING, SQ, STRIKE
 
 EDITIONS = list(layout.DEFAULT_FILES)
 N, E, S, W = 1, 2, 4, 8
@@ -280,11 +280,3 @@ def test_the_command_line_draws_a_recorded_game(tmp_path):
     for i, bits in enumerate(s.sheets[1].pieces):  # Ben's sheet, not Ann's
         x, y = geo.squares[i]
         assert [pic(*p) < DARK for p in _inside_midpoints(x, y).values()] == [bool(bits & d) for d in (N, S, W, E)]
-
-
-def test_the_font_has_every_printable_character_once():
-    assert set(string.printable[:95]) <= set(render.FONT)
-    shapes = [tuple(render.FONT[c]) for c in string.printable[:94]]
-    assert len(set(shapes)) == 94
-    assert all(len(rows) <= 9 and all(0 <= r < 32 for r in rows) for rows in render.FONT.values())
-    assert render.text_width("Total", 3) == 5 * 18 - 3

@@ -18,7 +18,7 @@ try:
 except ImportError:
     sys.path.insert(0, str(REPO / "host"))
 
-from doodlebox.png import write_png  # noqa: E402
+from doodlebox.drawing.png import write_png  # noqa: E402
 from doodlebox.virtual.ssd1680 import Ssd1680Model  # noqa: E402
 
 W, H = 296, 128

@@ -9,8 +9,7 @@ figures) and ``hardware/bom.csv`` (the parts to buy), and writes nothing by hand
 - ``check``   the data against the Pico's constraints (every problem, with its reason);
 - ``bom``     the bill of materials and its total;
 - ``power``   the power budget and the firmware's LED cap derived from it;
-- ``drawing`` vector primitives written as SVG or drawn on the project's PNG canvas;
-- ``wiring``  the wiring diagram built from the pin data;
+- ``wiring``  the wiring diagram built from the pin data (a doodlebox.drawing Drawing);
 - ``wokwi``   a Wokwi ``diagram.json`` built from the same data;
 - ``docs``    the generated tables in ``hardware/README.md``;
 - ``cli``     ``doodlebox hardware bom|power|wiring|wokwi|check``.

@@ -67,7 +67,7 @@ def same(path: Path, content: str | bytes) -> bool:
     if not path.exists():
         return False
     if isinstance(content, bytes):
-        from doodlebox.hardware.drawing import png_pixels
+        from doodlebox.drawing.png import png_pixels
 
         try:
             return png_pixels(path.read_bytes()) == png_pixels(content)

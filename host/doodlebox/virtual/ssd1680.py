@@ -312,7 +312,7 @@ class Ssd1680Model:
 
     def save_png(self, path, scale: int = 1) -> None:
         """Write the landscape image as an 8-bit grey PNG (black 0, white 255)."""
-        from ..png import write_png
+        from ..drawing.png import write_png
 
         rows = [bytes(255 if p else 0 for p in row) for row in self.image()]
         write_png(path, self.height, self.width, rows, scale=scale)

@@ -8,18 +8,18 @@ another player set one in the same coordinates) and "HIT" where another player's
 them. On the right, the scoring section (items 1 to 7) as engine.score() counts it, with the
 tally marks of item 6.
 
-The canvas and the 5x7 font are the dice renderer's (doodlebox.rules.dice.render). map_geometry()
-says where everything is drawn; the tests read the pixels there.
+Drawn on doodlebox.drawing's canvas with its 5x7 font, written by doodlebox.drawing.png.
+map_geometry() says where everything is drawn; the tests read the pixels there.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from doodlebox.png import write_png
+from doodlebox.drawing.canvas import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
+from doodlebox.drawing.png import write_png
 from doodlebox.rules.deadly.engine import score
 from doodlebox.rules.deadly.maps import E, N, S, W, DungeonMap
-from doodlebox.rules.dice.render import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
 
 SQ = 120            # side of a room
 ROAD = 14           # width of a path

@@ -1,19 +1,18 @@
-"""A drawing as a list of primitives, written as SVG text or drawn on the project's canvas as PNG.
+"""A drawing as a list of primitives (lines, rectangles, circles, polygons, text), written as
+SVG text or drawn on the canvas (canvas.py) as PNG; the wiring diagram is one.
 
 Both back-ends draw the same primitives at the same pixel positions, so the SVG and the PNG
-of a diagram agree. Text uses the 5x7 font of ``doodlebox.rules.dice.render`` in the PNG; the SVG
-asks for a monospace font stretched to the same width (``textLength``), so nothing that fits
-in one overflows in the other.
+of a diagram agree. Text uses the canvas's 5x7 font in the PNG; the SVG asks for a monospace
+font stretched to the same width (``textLength``), so nothing that fits in one overflows in the
+other.
 """
 from __future__ import annotations
 
-import struct
-import zlib
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-from doodlebox.png import png_bytes
-from doodlebox.rules.dice.render import Canvas, text_width
+from doodlebox.drawing.canvas import Canvas, text_width
+from doodlebox.drawing.png import png_bytes
 
 # ink -> (SVG colour, PNG grey)
 INKS: dict[str, tuple[str, int]] = {
@@ -187,26 +186,3 @@ def _draw(cv: Canvas, it) -> None:
         cv.text(round(it.x), round(it.y), it.s, INKS[it.ink][1], it.scale)
     else:
         raise TypeError(it)
-
-
-def png_pixels(data: bytes) -> tuple[int, int, bytes]:
-    """(width, height, grey pixels) of an 8-bit greyscale PNG with unfiltered rows, as
-    doodlebox.png writes them: to compare images without depending on zlib's exact output."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise ValueError("not a PNG")
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            if (depth, colour) != (8, 0):
-                raise ValueError("not 8-bit greyscale")
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = width + 1
-    if any(raw[i] != 0 for i in range(0, len(raw), stride)):
-        raise ValueError("filtered rows")
-    return width, height, b"".join(raw[i + 1:i + stride] for i in range(0, len(raw), stride))
