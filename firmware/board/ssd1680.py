@@ -4,17 +4,20 @@
 # with 1 = white and 0 = black (the SSD1680 RAM convention, so no inversion is needed).
 #
 # Landscape trick: with data entry mode 0x06 (X decrement, Y increment, Y counter first),
-# RAM X window 15 -> 0 and Y window 0 -> 295, counters X=15, Y=0, the VLSB buffer is sent
-# to RAM as is: buffer byte [page*296 + x] goes to RAM byte (X=15-page, Y=x). Bit b of that
-# byte (landscape y = 8*page + b) is RAM bit b, i.e. panel column 8*(15-page) + 7 - b.
+# RAM X window 15 -> 0 and Y window 0 -> 295, counters X=15, Y=0 (_ram_start), the VLSB
+# buffer is sent to RAM as is: buffer byte [page*296 + x] goes to RAM byte (X=15-page, Y=x).
+# Bit b of that byte (landscape y = 8*page + b) is RAM bit b, i.e. panel column
+# 8*(15-page) + 7 - b.
 # So landscape (x, y) shows at panel (x_p = 127 - y, y_p = x).
 #
 # The panel's built-in (OTP) waveforms are used; no LUT is uploaded:
-#   full refresh:    0x22 <- 0xF7 (clock+analog on, load temperature + LUT, display mode 1,
-#                    analog+clock off); 0x24 and 0x26 both get the new image first.
-#   partial refresh: 0x22 <- 0xFF (the same with display mode 2, which compares the new
-#                    image in 0x24 with the previous one in 0x26); 0x26 gets the previous
-#                    image, 0x24 the new one.
+#   full refresh:    display update control 2 (0x22) <- UPDATE_FULL 0xF7 (clock+analog on,
+#                    load temperature + LUT, display mode 1, analog+clock off); both RAMs,
+#                    black/white (0x24) and red (0x26), get the new image first.
+#   partial refresh: 0x22 <- UPDATE_PARTIAL 0xFF (the same with display mode 2, which
+#                    compares the new image in the black/white RAM with the previous one in
+#                    the red RAM); the red RAM gets the previous image, black/white the new one.
+# Commands are named as in the SSD1680 datasheet's command table.
 #
 # Nothing here sleeps: show() only queues; tick(now_ms) runs one small step of a state
 # machine (reset pulse, SW reset, init, RAM writes in chunks, update, BUSY polling with a
@@ -28,6 +31,28 @@ except ImportError:  # CPython (the virtual console's --cpython mode)
     def const(x):  # type: ignore[misc]  # the stubs' const is generic; this one is the identity
         return x
 
+# commands (SSD1680 datasheet, command table)
+_DRIVER_OUTPUT_CONTROL = const(0x01)
+_DEEP_SLEEP_MODE = const(0x10)
+_DATA_ENTRY_MODE = const(0x11)
+_SW_RESET = const(0x12)
+_TEMPERATURE_SENSOR_CONTROL = const(0x18)
+_MASTER_ACTIVATION = const(0x20)
+_DISPLAY_UPDATE_CONTROL_1 = const(0x21)
+_DISPLAY_UPDATE_CONTROL_2 = const(0x22)
+_WRITE_RAM_BW = const(0x24)
+_WRITE_RAM_RED = const(0x26)
+_BORDER_WAVEFORM_CONTROL = const(0x3C)
+_SET_RAM_X_WINDOW = const(0x44)
+_SET_RAM_Y_WINDOW = const(0x45)
+_SET_RAM_X_COUNTER = const(0x4E)
+_SET_RAM_Y_COUNTER = const(0x4F)
+
+# display update control 2 values (the sequence master activation runs)
+UPDATE_FULL = const(0xF7)
+UPDATE_PARTIAL = const(0xFF)
+
+# states of tick()'s machine
 _IDLE = const(0)
 _START = const(1)
 _RST_LOW = const(2)
@@ -38,10 +63,6 @@ _WRITE = const(6)
 _UPDATE = const(7)
 _DONE = const(8)
 _RST_WAIT = const(9)
-
-UPDATE_FULL = const(0xF7)
-UPDATE_PARTIAL = const(0xFF)
-
 
 
 class SSD1680:
@@ -58,15 +79,15 @@ class SSD1680:
         g = width - 1  # last gate / RAM row (295)
         self._xcnt = bytes((xend,))
         self._init_seq = (
-            (0x01, bytes((g & 0xFF, g >> 8, 0))),  # driver output control: gates, scan normal
-            (0x11, b"\x06"),  # data entry: X decrement, Y increment, Y first (AM=1)
-            (0x44, bytes((xend, 0))),  # RAM X window: byte 15 -> 0
-            (0x45, bytes((0, 0, g & 0xFF, g >> 8))),  # RAM Y window: 0 -> 295
-            (0x3C, b"\x05"),  # border waveform: follow LUT (white)
-            (0x21, b"\x00\x80"),  # display update control 1: normal RAM, source S8..S167
-            (0x18, b"\x80"),  # internal temperature sensor
+            (_DRIVER_OUTPUT_CONTROL, bytes((g & 0xFF, g >> 8, 0))),  # gates, scan normal
+            (_DATA_ENTRY_MODE, b"\x06"),  # X decrement, Y increment, Y first (AM=1)
+            (_SET_RAM_X_WINDOW, bytes((xend, 0))),  # byte 15 -> 0
+            (_SET_RAM_Y_WINDOW, bytes((0, 0, g & 0xFF, g >> 8))),  # row 0 -> 295
+            (_BORDER_WAVEFORM_CONTROL, b"\x05"),  # follow LUT (white)
+            (_DISPLAY_UPDATE_CONTROL_1, b"\x00\x80"),  # normal RAM, source S8..S167
+            (_TEMPERATURE_SENSOR_CONTROL, b"\x80"),  # internal sensor
         )
-        self._shown = bytearray(b"\xff" * self.nbytes)  # image on the panel (0x26 copy)
+        self._shown = bytearray(b"\xff" * self.nbytes)  # image on the panel (red RAM copy)
         self._b1 = bytearray(1)
         # tunables
         self.full_every = 20  # partial refreshes before a forced full one
@@ -121,11 +142,11 @@ class SSD1680:
                 return
 
     def sleep(self):
-        """Deep sleep (0x10) if idle; the next show() resets and re-inits. Returns True
+        """Deep sleep (mode 1) if idle; the next show() resets and re-inits. Returns True
         if the command was sent."""
         if self._st != _IDLE or self._need_init:
             return False
-        self._cmd(0x10, b"\x01")
+        self._cmd(_DEEP_SLEEP_MODE, b"\x01")
         self._need_init = True
         return True
 
@@ -141,6 +162,13 @@ class SSD1680:
             dc.value(1)
             self._spi.write(data)
         cs.value(1)
+
+    def _ram_start(self, ram):
+        """Point the RAM address counters at the window's start (X byte 15, row 0) and open
+        `ram` (_WRITE_RAM_BW or _WRITE_RAM_RED): the data that follows fills it."""
+        self._cmd(_SET_RAM_X_COUNTER, self._xcnt)
+        self._cmd(_SET_RAM_Y_COUNTER, b"\x00\x00")
+        self._cmd(ram)
 
     def _wait(self, now, min_ms, nxt):
         self._t0 = now
@@ -186,10 +214,10 @@ class SSD1680:
             shown = self._shown
             if full:
                 shown[:] = src
-                self._planes = ((0x24, None), (0x26, None))
+                self._planes = ((_WRITE_RAM_BW, None), (_WRITE_RAM_RED, None))
             else:
-                # 0x26 <- image now on screen, then 0x24 <- new image
-                self._planes = ((0x26, None), (0x24, src))
+                # red RAM <- image now on screen, then black/white RAM <- new image
+                self._planes = ((_WRITE_RAM_RED, None), (_WRITE_RAM_BW, src))
             self._plane = 0
             self._off = 0
             if self._need_init:
@@ -212,7 +240,7 @@ class SSD1680:
         if st == _RST_WAIT:
             if time.ticks_diff(now, self._t0) < self.reset_wait_ms:
                 return False
-            self._cmd(0x12)  # SW reset; BUSY high until done
+            self._cmd(_SW_RESET)  # BUSY high until done
             self._wait(now, self.reset_wait_ms, _INIT)
             return False
         if st == _INIT:
@@ -223,8 +251,8 @@ class SSD1680:
             return True
         if st == _UPDATE:
             full = self._full
-            self._cmd(0x22, b"\xf7" if full else b"\xff")
-            self._cmd(0x20)
+            self._cmd(_DISPLAY_UPDATE_CONTROL_2, bytes((UPDATE_FULL if full else UPDATE_PARTIAL,)))
+            self._cmd(_MASTER_ACTIVATION)
             if full:
                 self.full_refreshes += 1
                 self.partials = 0
@@ -243,21 +271,14 @@ class SSD1680:
         return False
 
     def _write(self):
-        cmd, src = self._planes[self._plane]
+        ram, src = self._planes[self._plane]
         shown = self._shown
         off = self._off
         if off == 0:
             if src is not None:
                 # the "previous" plane is done: take the new image now
                 shown[:] = src
-            self._cmd(0x4E, self._xcnt)
-            self._cmd(0x4F, b"\x00\x00")
-            cs = self._cs
-            cs.value(0)
-            self._dc.value(0)
-            self._b1[0] = cmd
-            self._spi.write(self._b1)
-            cs.value(1)
+            self._ram_start(ram)
         n = self.nbytes - off
         if n > self.chunk:
             n = self.chunk

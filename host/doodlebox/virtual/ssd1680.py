@@ -39,32 +39,69 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+# commands, named as in the SSD1680 datasheet's command table (the same names as the driver's
+# constants in firmware/board/ssd1680.py; host code does not import the firmware)
+_DRIVER_OUTPUT_CONTROL = 0x01
+_GATE_DRIVING_VOLTAGE_CONTROL = 0x03
+_SOURCE_DRIVING_VOLTAGE_CONTROL = 0x04
+_BOOSTER_SOFT_START_CONTROL = 0x0C
+_DEEP_SLEEP_MODE = 0x10
+_DATA_ENTRY_MODE = 0x11
+_SW_RESET = 0x12
+_TEMPERATURE_SENSOR_CONTROL = 0x18
+_WRITE_TEMPERATURE_REGISTER = 0x1A
+_MASTER_ACTIVATION = 0x20
+_DISPLAY_UPDATE_CONTROL_1 = 0x21
+_DISPLAY_UPDATE_CONTROL_2 = 0x22
+_WRITE_RAM_BW = 0x24
+_WRITE_RAM_RED = 0x26
+_WRITE_VCOM_REGISTER = 0x2C
+_WRITE_LUT_REGISTER = 0x32
+_WRITE_DISPLAY_OPTION = 0x37
+_BORDER_WAVEFORM_CONTROL = 0x3C
+_END_OPTION = 0x3F
+_SET_RAM_X_WINDOW = 0x44
+_SET_RAM_Y_WINDOW = 0x45
+_SET_RAM_X_COUNTER = 0x4E
+_SET_RAM_Y_COUNTER = 0x4F
+_NOP = 0x7F
+
+# bits of the display update control 2 value that decide what master activation does
+_UPDATE_DISPLAY = 0x04  # run the DISPLAY step: a refresh
+_UPDATE_MODE_2 = 0x08   # display mode 2: a partial refresh
+
 KNOWN = {
-    0x01: "driver output control",
-    0x03: "gate voltage",
-    0x04: "source voltage",
-    0x0C: "booster soft start",
-    0x10: "deep sleep",
-    0x11: "data entry mode",
-    0x12: "SW reset",
-    0x18: "temperature sensor",
-    0x1A: "write temperature",
-    0x20: "master activation",
-    0x21: "display update control 1",
-    0x22: "display update control 2",
-    0x24: "write BW RAM",
-    0x26: "write red RAM",
-    0x2C: "VCOM",
-    0x32: "write LUT",
-    0x37: "OTP option",
-    0x3C: "border waveform",
-    0x3F: "end option",
-    0x44: "RAM X window",
-    0x45: "RAM Y window",
-    0x4E: "RAM X counter",
-    0x4F: "RAM Y counter",
-    0x7F: "NOP",
+    _DRIVER_OUTPUT_CONTROL: "driver output control",
+    _GATE_DRIVING_VOLTAGE_CONTROL: "gate voltage",
+    _SOURCE_DRIVING_VOLTAGE_CONTROL: "source voltage",
+    _BOOSTER_SOFT_START_CONTROL: "booster soft start",
+    _DEEP_SLEEP_MODE: "deep sleep",
+    _DATA_ENTRY_MODE: "data entry mode",
+    _SW_RESET: "SW reset",
+    _TEMPERATURE_SENSOR_CONTROL: "temperature sensor",
+    _WRITE_TEMPERATURE_REGISTER: "write temperature",
+    _MASTER_ACTIVATION: "master activation",
+    _DISPLAY_UPDATE_CONTROL_1: "display update control 1",
+    _DISPLAY_UPDATE_CONTROL_2: "display update control 2",
+    _WRITE_RAM_BW: "write BW RAM",
+    _WRITE_RAM_RED: "write red RAM",
+    _WRITE_VCOM_REGISTER: "VCOM",
+    _WRITE_LUT_REGISTER: "write LUT",
+    _WRITE_DISPLAY_OPTION: "OTP option",
+    _BORDER_WAVEFORM_CONTROL: "border waveform",
+    _END_OPTION: "end option",
+    _SET_RAM_X_WINDOW: "RAM X window",
+    _SET_RAM_Y_WINDOW: "RAM Y window",
+    _SET_RAM_X_COUNTER: "RAM X counter",
+    _SET_RAM_Y_COUNTER: "RAM Y counter",
+    _NOP: "NOP",
 }
+# data bytes a command needs before the next command (fewer is an error)
+_NEEDS = {_DATA_ENTRY_MODE: 1, _SET_RAM_X_WINDOW: 2, _SET_RAM_Y_WINDOW: 4, _SET_RAM_X_COUNTER: 1,
+          _SET_RAM_Y_COUNTER: 2, _DISPLAY_UPDATE_CONTROL_2: 1, _DEEP_SLEEP_MODE: 1}
+# commands whose data the model applies as it arrives
+_APPLIED = (_DRIVER_OUTPUT_CONTROL, _DATA_ENTRY_MODE, _SET_RAM_X_WINDOW, _SET_RAM_Y_WINDOW,
+            _SET_RAM_X_COUNTER, _SET_RAM_Y_COUNTER, _DISPLAY_UPDATE_CONTROL_2, _DEEP_SLEEP_MODE)
 
 MAX_ERRORS = 1000
 
@@ -169,17 +206,15 @@ class Ssd1680Model:
             self.cmd = -1  # swallow its data
             self.args = bytearray()
             return
-        if not self.initialised and c != 0x12:
+        if not self.initialised and c != _SW_RESET:
             self._err("command 0x%02X before SW reset (0x12)" % c)
         self.cmd = c
         self.args = bytearray()
-        if c == 0x12:
+        if c == _SW_RESET:
             self._por()
             self.initialised = True
             self._start_busy(self.swreset_time)
-        elif c == 0x24 or c == 0x26:
-            pass
-        elif c == 0x20:
+        elif c == _MASTER_ACTIVATION:
             self._activate()
 
     def _data(self, data: bytes) -> None:
@@ -191,14 +226,14 @@ class Ssd1680Model:
             return
         if self._is_busy(None):
             self._err("data for 0x%02X while BUSY" % c)
-        if c == 0x24 or c == 0x26:
-            plane = self.bw if c == 0x24 else self.red
+        if c == _WRITE_RAM_BW or c == _WRITE_RAM_RED:
+            plane = self.bw if c == _WRITE_RAM_BW else self.red
             for b in data:
                 self._ram_put(plane, b)
             return
         if len(self.args) < 64:
             self.args += data
-        if c in (0x01, 0x11, 0x44, 0x45, 0x4E, 0x4F, 0x22, 0x10):
+        if c in _APPLIED:
             self._apply()
 
     def _finish(self) -> None:
@@ -206,38 +241,38 @@ class Ssd1680Model:
         c = self.cmd
         if c is None:
             return
-        need = {0x11: 1, 0x44: 2, 0x45: 4, 0x4E: 1, 0x4F: 2, 0x22: 1, 0x10: 1}.get(c)
+        need = _NEEDS.get(c)
         if need and len(self.args) < need:
             self._err("command 0x%02X got %d data bytes, needs %d" % (c, len(self.args), need))
 
     def _apply(self) -> None:
         c, a = self.cmd, self.args
         n = len(a)
-        if c == 0x11 and n == 1:
+        if c == _DATA_ENTRY_MODE and n == 1:
             if a[0] > 7:
                 self._err("data entry mode 0x%02X out of range" % a[0])
             self.mode = a[0] & 7
-        elif c == 0x44 and n == 2:
+        elif c == _SET_RAM_X_WINDOW and n == 2:
             self.xs, self.xe = a[0] & 0x3F, a[1] & 0x3F
             for v in (self.xs, self.xe):
                 if v >= self.xbytes:
                     self._err("RAM X window byte %d beyond %d" % (v, self.xbytes - 1))
-        elif c == 0x45 and n == 4:
+        elif c == _SET_RAM_Y_WINDOW and n == 4:
             self.ys = (a[0] | a[1] << 8) & 0x1FF
             self.ye = (a[2] | a[3] << 8) & 0x1FF
             for v in (self.ys, self.ye):
                 if v >= self.height:
                     self._err("RAM Y window row %d beyond %d" % (v, self.height - 1))
-        elif c == 0x4E and n == 1:
+        elif c == _SET_RAM_X_COUNTER and n == 1:
             self.xc = a[0] & 0x3F
-        elif c == 0x4F and n == 2:
+        elif c == _SET_RAM_Y_COUNTER and n == 2:
             self.yc = (a[0] | a[1] << 8) & 0x1FF
-        elif c == 0x22 and n == 1:
+        elif c == _DISPLAY_UPDATE_CONTROL_2 and n == 1:
             self.update_value = a[0]
-        elif c == 0x10 and n == 1:
+        elif c == _DEEP_SLEEP_MODE and n == 1:
             if a[0] & 0x03:
                 self.sleeping = True
-        elif c == 0x01 and n == 3:
+        elif c == _DRIVER_OUTPUT_CONTROL and n == 3:
             mux = (a[0] | a[1] << 8) + 1
             if mux != self.height:
                 self._err("driver output control: %d gates, panel has %d" % (mux, self.height))
@@ -278,9 +313,9 @@ class Ssd1680Model:
             self._err("master activation 0x20 without display update control 0x22")
             return
         self.last_update_value = v
-        if not v & 0x04:
+        if not v & _UPDATE_DISPLAY:
             return  # power / LUT load only
-        if v & 0x08:
+        if v & _UPDATE_MODE_2:
             kind = "partial"
             if self.red != self.visible:
                 self.warnings.append(
