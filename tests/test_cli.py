@@ -1,4 +1,5 @@
-"""What a person sees when something is wrong: one line saying what and where, exit code 1."""
+"""What a person sees when something is wrong: one line saying what and where; exit code 1 when
+something failed (a port, a console, a database), 2 when the input itself cannot be used."""
 from pathlib import Path
 
 import serial
@@ -9,8 +10,8 @@ from doodlebox.virtual.pty_port import PtyPort
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def one_clear_line(r):
-    assert r.returncode == 1, r
+def one_clear_line(r, code=1):
+    assert r.returncode == code, r
     assert "Traceback" not in r.stderr and "Traceback" not in r.stdout, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("doodlebox: "), r.stderr
@@ -101,5 +102,5 @@ def test_layout_check_names_every_problem_and_exits_2(tmp_path):
 
 def test_render_refuses_a_player_who_is_not_in_the_record(tmp_path):
     line = one_clear_line(doodlebox("render", str(GOLDEN / "suzhou-control.json"), "--player", "3",
-                                    "-o", str(tmp_path / "x.png")))
+                                    "-o", str(tmp_path / "x.png")), code=2)
     assert "players 1 to 2" in line

@@ -1,6 +1,6 @@
 """Deadly Doodles (rules/deadly): the maps and the deck as data with their checkers, the seeded
-deal, every rule the engine refuses with its reason, random playouts with invariants after every
-action, record round trips, unreadable records, the reports, the map picture and the CLI.
+deal, every rule the engine refuses with its reason (the random playouts and record round trips
+of every game are test_game_api.py), unreadable records, the reports, the map picture and the CLI.
 Golden games scored by hand are tests/test_golden_deadly.py."""
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from doodlebox import cli
 from doodlebox.rules.deadly import deck as decks
@@ -22,8 +20,10 @@ from doodlebox.rules.deadly import maps, record, render, report, sentences
 from doodlebox.rules.deadly.engine import (CHANCE, DONE, TERMINAL, Game, IllegalAction, Place, Reveal, State, Trap,
                                            score)
 from doodlebox.rules.deadly.maps import OPPOSITE, E, N, S, W
-from doodlebox.rules.dice.record import RecordError, Violation
+from doodlebox.rules.common import RecordError, Violation
+import randomplay
 from cli_run import ROOT
+from doodlebox.rules.games import find_game
 
 LAYOUTS = ROOT / "host" / "doodlebox" / "layouts"
 GOLDEN = ROOT / "tests" / "golden"
@@ -225,7 +225,7 @@ def test_players_draw_independently_and_the_round_ends_when_all_are_done():
 def test_seven_rounds_then_the_game_is_over():
     s = Game(maps.load("a"), DECK, 1).new_state()
     rng = random.Random(3)
-    record.play_random(s, rng)
+    randomplay.play_random(s, rng)
     assert s.is_terminal() and s.current_player() == TERMINAL and s.round == 7
     assert refused(s, DONE).rule == "over" and s.legal_actions() == [] and s.chance_outcomes() == []
 
@@ -394,98 +394,6 @@ def test_clone_is_independent():
 
 
 # -- scoring ----------------------------------------------------------------------------------------------
-def fresh_score(s: State) -> list[list[int]]:
-    """Items 1-7 for every player, counted again from the rulebook's words (not engine.score)."""
-    m, boards = s.game.map, s.boards
-    traps = [(p, i) for p, b in enumerate(boards) for i in range(m.size) if b.trap[i]]
-    shared = {i for p, i in traps if sum(1 for q, j in traps if j == i) > 1}
-    out = []
-    for p, b in enumerate(boards):
-        entered = {i for i in range(m.size) if b.paths[i]}
-        loot = 2 * len(entered & set(m.loot)) * (2 if m.dragon in entered else 1)
-        weapons = {k for k, i in m.weapons.items() if i in entered}
-        monsters = {k for k, i in m.monsters.items() if i in entered}
-        free = sum(1 for i in range(m.size) for bit in (N, E, S, W) if m.entries[i] & bit and not b.paths[i] & bit)
-        hits = sum(1 for q, i in traps if (q == p and i in shared) or (q != p and i not in shared and i in entered))
-        out.append([loot, len(weapons), 4 * len(monsters & weapons), -2 * len(monsters - weapons), free,
-                    -2 * len(b.unused), -3 * hits])
-    return out
-
-
-def check_invariants(s: State) -> None:
-    g, m = s.game, s.game.map
-    for b in s.boards:
-        for i in range(m.size):
-            assert not (b.paths[i] and b.trap[i])                      # a path and an own Trap never share
-            assert not b.paths[i] & ~m.passages[i]                     # every end on a passageway
-            if b.paths[i]:
-                assert b.paths[i] in g.deck.turns[g.deck.kind_of[b.cards[i]]]   # the card's shape
-            if b.trap[i]:
-                assert not m.contents[i] and g.deck.kind_of[b.cards[i]] == "trap"
-        # every path (set of linked segments) reaches an entryway
-        rooms = {i for i in range(m.size) if b.paths[i]}
-        while rooms:
-            todo, comp = [rooms.pop()], set()
-            while todo:
-                i = todo.pop()
-                comp.add(i)
-                for _, j, back in g.links[i]:
-                    if j in rooms and b.paths[j] & back and b.paths[i] & OPPOSITE[back]:
-                        rooms.discard(j)
-                        todo.append(j)
-            assert any(b.paths[i] & m.entries[i] for i in comp)
-        drawn = [c for c in b.cards if c]
-        assert len(drawn) == len(set(drawn))                         # each card drawn once per map
-    # the deck: every card is face down or revealed once, the solo deck has no Traps
-    assert set(s.revealed_in) | s.left == set(g.deck.cards(g.solo)) and not set(s.revealed_in) & s.left
-    assert s.round <= 7
-    res = score(s)
-    assert [[pts for _, pts in ss.items] for ss in res.sheets] == fresh_score(s)
-    assert all(ss.total == sum(p for _, p in ss.items) for ss in res.sheets)
-
-
-@pytest.mark.parametrize("players,side,seed", [(1, "a", 1), (2, "b", 2), (3, "a", 3), (4, "b", 4), (4, "a", 5)])
-def test_random_playouts_keep_every_invariant_after_every_action(players, side, seed):
-    rng = random.Random(seed)
-    s = Game(maps.load(side), DECK, players).new_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.apply(s.sample_chance(rng))
-        else:
-            p = rng.choice(s.to_act())
-            legal = s.legal_actions(p)
-            if rng.random() < 0.05:     # now and then, something illegal: refused, nothing changes
-                before = (copy.deepcopy(s.boards), list(s.done))
-                bad = Place(rng.choice(s.open_cards(p) or [1]), rng.choice(list(s.game.map.by_name)), "NS")
-                if bad not in legal:
-                    with pytest.raises(IllegalAction):
-                        s.apply(bad, p)
-                    assert (s.boards, s.done) == before
-            s.apply(rng.choice(legal), p)
-        check_invariants(s)
-    per_round = {}
-    for who, a in s.history:
-        if a.kind == "reveal":
-            per_round.setdefault(s.revealed_in[a.card], []).append(a.card)
-    assert sorted(per_round) == list(range(1, 8))
-    for cards in per_round.values():
-        assert len(cards) == 4 + 2 * sum(DECK.kind_of[c] == "draw 2" for c in cards)
-
-
-@settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 10**6), players=st.integers(1, 4), side=st.sampled_from(["a", "b"]))
-def test_records_round_trip(seed, players, side):
-    data = record.random_record(seed, players, side)
-    rp = record.replay(record.parse(json.loads(json.dumps(data)), "random"))
-    assert rp.violations == [] and rp.finished
-    assert record.from_state(rp.state, data["players"]) == data
-    again = Game(maps.load(side), DECK, players).new_state()
-    record.play_random(again, random.Random(seed))
-    assert [b.paths for b in again.boards] == [b.paths for b in rp.state.boards]
-    assert [b.trap for b in again.boards] == [b.trap for b in rp.state.boards]
-    assert [b.unused for b in again.boards] == [b.unused for b in rp.state.boards]
-
-
 def test_scores_at_any_time_and_winners():
     s = state_with([STRAIGHT, CORNER, TEE, DEAD])
     s.apply(Place(STRAIGHT, "E1", "NS"), 0)        # E1 N linked, E1 plain
@@ -589,7 +497,7 @@ def test_violations_are_reported_and_skipped():
 
 
 def test_an_eighth_round_is_a_violation():
-    data = record.random_record(8, 2)
+    data = randomplay.random_record(find_game("deadly"), 8, 2)
     extra = copy.deepcopy(data["rounds"][-1])
     used = {c for rd in data["rounds"] for c in rd["revealed"]}
     extra["revealed"] = [c for c in DECK.ids if c not in used and DECK.kind_of[c] != "draw 2"][:4]

@@ -12,13 +12,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-
-from doodlebox import firmware_data
+from doodlebox import cli, firmware_data
 from doodlebox.drawing.canvas import text_width
 from doodlebox.drawing.diagram import Text
 from doodlebox.drawing.png import png_pixels
 from doodlebox.hardware import bom as bom_mod
-from doodlebox.hardware import check, cli, data, docs, power, rp2040, wiring, wokwi
+from doodlebox.hardware import check, data, docs, files, power, rp2040, wiring, wokwi
 
 ROOT = Path(__file__).resolve().parent.parent
 HW = ROOT / "hardware"
@@ -34,7 +33,7 @@ def cap():
 
 @pytest.fixture(scope="module")
 def generated():
-    return cli.generated(PINS, PARTS, BOM)
+    return files.generated(PINS, PARTS, BOM)
 
 
 def codes(found):
@@ -289,7 +288,7 @@ def test_bom_ranges_expand():
 
 # -- the documents are generated from the data and up to date -----------------------------------------------
 def test_generated_hardware_files_are_up_to_date(generated):
-    stale = [str(p) for p, content in generated.items() if not cli.same(p, content)]
+    stale = [str(p) for p, content in generated.items() if not files.same(p, content)]
     assert not stale, f"out of date: {stale}; run `doodlebox hardware wiring` and `doodlebox hardware wokwi`"
 
 
@@ -386,12 +385,12 @@ def test_the_wokwi_diagram_uses_real_parts_and_wires_the_data():
 
 # -- the command ------------------------------------------------------------------------------------------
 def test_hardware_commands(capsys):
-    assert cli.main(["bom"]) == 0
+    assert cli.main(["hardware", "bom"]) == 0
     out = capsys.readouterr().out
     assert "SC0915" in out and f"total: {BOM.total:.2f} EUR" in out
-    assert cli.main(["power"]) == 0
+    assert cli.main(["hardware", "power"]) == 0
     assert f"LED cap (LED_MAX_LEVEL in firmware/board/pins.py): {PINS['leds']['max_level']}" in capsys.readouterr().out
-    assert cli.main(["power", "--level", "255"]) == 1
+    assert cli.main(["hardware", "power", "--level", "255"]) == 1
     assert "OVER the 400 mA budget" in capsys.readouterr().out
-    assert cli.main(["check"]) == 0
+    assert cli.main(["hardware", "check"]) == 0
     assert "hardware ok" in capsys.readouterr().out

@@ -1,13 +1,10 @@
-"""The rules engine of the dice editions: rulings, refusals, random playouts with invariants,
-records that replay to the same state. Golden games scored by hand are in test_golden_*.py."""
+"""The rules engine of the dice editions: layouts, rulings and refusals (the random playouts
+and record round trips of every game are test_game_api.py). Golden games scored by hand are in test_golden_*.py."""
 import json
-import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from doodlebox.rules.dice import engine, layout, record, scoring
+from doodlebox.rules.dice import engine, layout, scoring
 from doodlebox.rules.dice.engine import PASS, Action, IllegalAction, draw
 
 EDITIONS = list(layout.DEFAULT_FILES)
@@ -21,19 +18,6 @@ def started(edition, players=3, variant="", faces=(1, 2, 3, 4, 5, 6), roll=None)
     if roll:
         s.apply(Action("roll", roll[0], whites=tuple(roll[1])))
     return s
-
-
-def playout(s, rng, prefer_drawing=0.9):
-    """Random legal play to the end; yields after every action."""
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.apply(s.sample_chance(rng))
-        else:
-            acts = s.legal_actions()
-            draws = [a for a in acts if a.kind != "pass"]
-            a = rng.choice(draws) if draws and rng.random() < prefer_drawing else rng.choice(acts)
-            s.apply(a)
-        yield s
 
 
 # -- the default layouts --------------------------------------------------------------------
@@ -248,50 +232,6 @@ def test_trees_tie_for_everyone_is_plus_and_minus():  # R18
 
 
 # -- random playouts --------------------------------------------------------------------------
-def invariants(s):
-    lay = s.game.layout
-    for t, track in lay.tracks.items():
-        held = [v for sh in s.sheets for v in sh.circled[t]]
-        for sh in s.sheets:
-            assert len(set(sh.circled[t])) == len(sh.circled[t]), "a value circled twice"
-            assert not set(sh.circled[t]) & sh.struck[t]
-            assert set(sh.circled[t]) <= set(track.values)
-        if track.shared:
-            assert len(set(held)) == len(held), "a shared value held by two players"
-    bonuses = [b for sh in s.sheets for b in sh.bonuses]
-    assert len(set(bonuses)) == len(bonuses)
-    for sh in s.sheets:
-        assert 0 <= sh.trees <= lay.trees and 0 <= sh.barrels <= lay.barrels
-        for i, sq in enumerate(lay.squares):
-            assert sq.precrossed <= sh.crossed[i] <= max(sq.houses, sq.precrossed)
-            assert sq.floors <= sh.floors[i] <= sq.floors + (lay.extra_floors if sq.kind == "skyscraper" else 0)
-
-
-@pytest.mark.parametrize("edition", EDITIONS)
-@settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(1, 5), control=st.booleans())
-def test_random_playouts_keep_the_invariants_and_replay_to_the_same_state(edition, seed, players, control):
-    lay = layout.load(edition)
-    if players == 1 and not lay.solo:
-        players = 2
-    variant = "control" if control and lay.jokers else ""
-    s = engine.Game(lay, players, variant).new_state()
-    rng = random.Random(seed)
-    for st_ in playout(s, rng):
-        invariants(st_)
-    assert s.round < 200
-    names = [f"P{i + 1}" for i in range(players)]
-    data = record.from_state(s, names)
-    again = record.replay(record.parse(json.loads(json.dumps(data))))
-    assert not again.violations and again.finished
-    assert [sh.__dict__ for sh in again.state.sheets] == [sh.__dict__ for sh in s.sheets]
-    a, b = scoring.score(s), scoring.score(again.state)
-    assert [x.total for x in a.sheets] == [x.total for x in b.sheets] and a.winners == b.winners
-    for p, sh in enumerate(s.sheets):  # scored items add up to the track totals
-        for t in lay.tracks:
-            assert sorted(x.value for x in sh.scored if x.track == t and x.value) == sorted(sh.circled[t])
-
-
 def test_clone_is_independent():
     s = started("monsters", roll=(2, [1, 2, 3, 4]))
     c = s.clone()

@@ -14,6 +14,7 @@ import time
 from typing import Callable
 
 from doodlebox import paths
+from doodlebox.errors import DoodleboxError
 
 
 def _core():
@@ -35,7 +36,7 @@ PRESS_MS = 150
 PRESS_GAP_S = 0.3
 
 
-class BotError(RuntimeError):
+class BotError(DoodleboxError):
     pass
 
 

@@ -6,10 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from doodlebox.errors import DoodleboxError
+
 MARCH = "armv6m"  # RP2040 (Cortex-M0+); bytecode .mpy is the same for every arch
 
 
-class BuildError(RuntimeError):
+class BuildError(DoodleboxError):
     pass
 
 

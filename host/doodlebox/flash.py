@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doodlebox import paths
+from doodlebox.errors import DoodleboxError
 from doodlebox.firmware_build import compile_tree
 
 FOLDERS = ("board", "doodle")
@@ -28,7 +29,7 @@ _ASK = ("import sys\n"
         "print('DOODLEBOX', repr((i.name, tuple(i.version[:3]), getattr(i, '_mpy', 0), sys.platform)))\n")
 
 
-class FlashError(RuntimeError):
+class FlashError(DoodleboxError):
     pass
 
 

@@ -1,6 +1,8 @@
 """Finding a doodlebox: a Raspberry Pi Pico running MicroPython shows USB VID 0x2E8A."""
 from __future__ import annotations
 
+from doodlebox.errors import DoodleboxError
+
 PICO_VID = 0x2E8A
 
 
@@ -27,5 +29,5 @@ def open_port(path: str, timeout: float = 0.05):
     return port
 
 
-class PortError(OSError):
+class PortError(DoodleboxError, OSError):
     pass

@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from doodlebox.errors import DoodleboxError
+
 SCHEMA_VERSION = 1
 
 SCHEMA = """
@@ -34,7 +36,7 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
-class StoreError(RuntimeError):
+class StoreError(DoodleboxError):
     pass
 
 

@@ -1,6 +1,6 @@
 """`python -m doodlebox.hardware bom|power|wiring|wokwi|check` (the same as `doodlebox hardware ...`)."""
 import sys
 
-from doodlebox.hardware.cli import main
+from doodlebox.cli import main
 
-sys.exit(main())
+sys.exit(main(["hardware", *sys.argv[1:]]))

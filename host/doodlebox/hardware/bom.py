@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from doodlebox.errors import InputError
 from doodlebox.hardware.check import Problem
 from doodlebox.hardware.data import buttons, hardware_file
 
 REQUIRED = ("reference", "part", "value", "quantity", "example_part_number", "notes")
 
 
-class BomError(ValueError):
+class BomError(InputError, ValueError):
     pass
 
 

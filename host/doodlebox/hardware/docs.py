@@ -10,7 +10,8 @@ import re
 from doodlebox.hardware import rp2040
 from doodlebox.hardware.bom import Bom
 from doodlebox.hardware.data import EPAPER_LABELS, button_label, buttons, uses
-from doodlebox.hardware.power import Budget, table as power_table
+from doodlebox.hardware.power import Budget
+from doodlebox.hardware.power import table as power_table
 
 POWER_PINS = {
     40: ("VBUS", "USB 5 V: the +5V rail of the LED dice, U2 and the buzzer"),

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from doodlebox import paths
+from doodlebox.errors import DoodleboxError
 
 
-class BudgetError(ValueError):
+class BudgetError(DoodleboxError, ValueError):
     """The loads other than the LED light already exceed the budget."""
 
 

@@ -12,7 +12,14 @@ import math
 from doodlebox.drawing.diagram import Drawing
 from doodlebox.hardware import rp2040
 from doodlebox.hardware.bom import Bom
-from doodlebox.hardware.data import EPAPER_LABELS, EPAPER_SIGNALS, PIP_XY, button_label, buttons, uses
+from doodlebox.hardware.data import (
+    EPAPER_LABELS,
+    EPAPER_SIGNALS,
+    PIP_XY,
+    button_label,
+    buttons,
+    uses,
+)
 from doodlebox.hardware.power import Budget
 
 W, H = 1900, 1235
@@ -289,7 +296,7 @@ def _led_chain(d: Drawing, pins: dict, bom: Bom) -> None:
              "DOUT of one LED to DIN of the next; every LED:",
              f"5V to VDD, GND to VSS, 100nF beside it (C1-C{n * k}).",
              f"BOM LED1 = D0 pip 0 ... LED{n * k} = D{n - 1} pip {k - 1};",
-             f"the last DOUT stays open.")
+             "the last DOUT stays open.")
     for j, s in enumerate(notes):
         d.text(1120, rail0 + 40 + 22 * j, s, ink="muted")
 
@@ -297,14 +304,14 @@ def _led_chain(d: Drawing, pins: dict, bom: Bom) -> None:
 def _notes(d: Drawing, pins: dict, bom: Bom, budget: Budget) -> None:
     u2 = bom.find("U2")
     lines = [
-        ("POWER", f"USB 5 V enters the Pico's micro-USB: VBUS (pin 40) is the +5V of the LED dice, U2 and the buzzer; "
-                  f"VBUS feeds VSYS through the"),
+        ("POWER", "USB 5 V enters the Pico's micro-USB: VBUS (pin 40) is the +5V of the LED dice, U2 and the buzzer; "
+                  "VBUS feeds VSYS through the"),
         ("", f"Pico's own diode and its 3V3 regulator powers the RP2040 and, through the socket, the panel. Worst "
              f"case {budget.worst_ma:.0f} mA of a {budget.budget_ma:.0f} mA budget"),
         ("", f"(USB {budget.limit_ma:.0f} mA less {budget.margin_percent:g} %), LED level capped at {budget.cap}: "
              f"doodlebox hardware power."),
-        ("BUTTONS", f"one leg to the GPIO, the other to GND; the internal pull-up holds the pin high, a press reads 0. "
-                    f"GND: any of pins 3 8 13 18 23 28 38."),
+        ("BUTTONS", "one leg to the GPIO, the other to GND; the internal pull-up holds the pin high, a press reads 0. "
+                    "GND: any of pins 3 8 13 18 23 28 38."),
         ("LEDS", f"U2 {u2.part_number} (one gate, 1OE to GND, unused inputs to GND) lifts GP{pins['leds']['pin']} "
                  f"to 5 V logic; keep R1 and C51 close to the first LED."),
     ]

@@ -5,11 +5,13 @@ import json
 import zlib
 from dataclasses import dataclass
 
+from doodlebox.errors import InputError
+
 VERSION = 1
 MAX_FRAME = 512
 
 
-class FrameError(ValueError):
+class FrameError(InputError, ValueError):
     """A line that is not a usable frame; the message says why."""
 
 

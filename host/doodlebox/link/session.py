@@ -5,11 +5,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
+from doodlebox.errors import DoodleboxError
 from doodlebox.link import frames
 from doodlebox.store import Store
 
 
-class LinkError(RuntimeError):
+class LinkError(DoodleboxError):
     """A problem a person can act on; printed as one line."""
 
 

@@ -1,12 +1,19 @@
-"""What the rules of every game share: the errors that list problems with their places, a
-replay's shape, a history that clones share, and the checks a record reader makes."""
+"""What the records and engines of every game share: the errors that list problems with their
+places, a violation and a replay, a score tally, a history that clones share, reading a
+record's JSON and the checks a record reader makes, and violations for a person."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterator
 
+from doodlebox.errors import InputError
 
-class ProblemsError(ValueError):
+FORMAT = "doodlebox-record/1"   # every game's records (docs/records.md)
+
+
+class ProblemsError(InputError, ValueError):
     """A data file (sheet, map, deck) that cannot be used; `problems` lists every
     (place, what) found, the message names the first."""
 
@@ -18,8 +25,24 @@ class ProblemsError(ValueError):
         super().__init__(f"{source}: {first[0]}: {first[1]}{more}")
 
 
-class RecordError(ValueError):
+class RecordError(InputError, ValueError):
     """A record that cannot be read: one line, "source: place: what"."""
+
+
+@dataclass
+class Violation:
+    round: int
+    player: int           # -1 for the whole game (e.g. rounds after the end)
+    turn: int             # 1-based within the round, 0 for the round itself
+    place: str
+    action: str
+    rule: str
+    reason: str
+    sentence: str
+    legal: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
 
 
 @dataclass
@@ -27,7 +50,7 @@ class Replay:
     """A record played through its game's engine (doodlebox.rules.games)."""
     record: Any
     state: Any
-    violations: list      # doodlebox.rules.dice.record.Violation
+    violations: list[Violation]
     finished: bool
 
 
@@ -90,3 +113,38 @@ class Reader:
             if not isinstance(item, dict):
                 raise self.bad(f"{where}[{i}]", "is not an object")
             yield f"{where}[{i}]", item
+
+
+def load_json(path: str | Path) -> Any:
+    """The JSON in a record file; RecordError (one line) when it cannot be read."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        short = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+        raise RecordError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
+                          + (" (the file looks cut short)" if short else "")) from None
+    return data
+
+
+def violations_text(rp: Replay) -> str:
+    """Every violation of a replay of any game (doodlebox.rules.games), for a person."""
+    out = []
+    for v in rp.violations:
+        out.append(f"round {v.round}, {_who(rp, v.player)}, turn {v.turn} ({v.place}): {v.action}")
+        out.append(f"  refused: {v.reason}  [rule {v.rule}]")
+        if v.sentence:
+            out.append(f"  rulebook: \"{v.sentence}\"")
+        if v.legal:
+            shown = v.legal[:6]
+            more = f" (and {len(v.legal) - 6} more)" if len(v.legal) > 6 else ""
+            out.append("  legal instead: " + "; ".join(shown) + more)
+    return "\n".join(out)
+
+
+def _who(rp: Replay, p: int) -> str:
+    return f"P{p + 1} {rp.record.players[p]}" if p >= 0 else "the game"

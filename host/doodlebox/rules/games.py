@@ -1,48 +1,48 @@
-"""Which game a record is, and the modules that read, replay, report and draw it.
-
-Every game has the same four parts, so `doodlebox validate/score/render` treat them alike:
-  record.parse(data, source) -> a record   (RecordError: one line, the place and what)
-  record.replay(rec) -> a replay with .record (.players: names), .state, .violations
-                        (list of doodlebox.rules.dice.record.Violation) and .finished
-  report.as_json(rp) / report.sheets_text(rp) / report.table_text(rp)
-  render.render_sheet(state, player, path, title) (None for a game without sheets)
-"""
+"""Every game by its edition, the way python-chess lists its variants: GAMES, find_game(), and
+reading a record of any game (validate, score, render and export go through here)."""
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
-from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
-from doodlebox.rules.dice import record as dice_record
+from doodlebox.errors import InputError
+from doodlebox.rules.api import GameType
+from doodlebox.rules.common import Replay, load_json
+from doodlebox.rules.deadly.game import GAME_TYPE as DEADLY
+from doodlebox.rules.dice.game import GAME_TYPES as DICE
+from doodlebox.rules.puzzle.game import GAME_TYPE as PUZZLE
 
-# edition in a record -> the package that knows the game (the dice editions are the default)
-PACKAGES = {"deadly": "doodlebox.rules.deadly", "puzzle": "doodlebox.rules.puzzle"}
-
-
-class Game(NamedTuple):
-    record: ModuleType
-    report: ModuleType
-    render: ModuleType | None
+GAMES: tuple[GameType, ...] = (*DICE, DEADLY, PUZZLE)
+EDITIONS: dict[str, GameType] = {t.edition: t for t in GAMES}
 
 
-def game_of(edition: Any) -> Game:
-    pkg = PACKAGES.get(edition) if isinstance(edition, str) else None
-    if pkg is None:
-        from doodlebox.rules.dice import render, report
-        return Game(dice_record, report, render)
-    rec = importlib.import_module(pkg + ".record")
-    rep = importlib.import_module(pkg + ".report")
+class UnknownEdition(InputError):
+    pass
+
+
+def find_game(edition: str) -> GameType:
+    """The game of an edition name ("city" ... "monsters", "deadly", "puzzle")."""
     try:
-        ren: ModuleType | None = importlib.import_module(pkg + ".render")
-    except ModuleNotFoundError:
-        ren = None
-    return Game(rec, rep, ren)
+        return EDITIONS[edition]
+    except (KeyError, TypeError):
+        raise UnknownEdition(f"{edition!r} is not an edition ({', '.join(EDITIONS)})") from None
 
 
-def replay_file(path: str | Path):
+def game_of_record(data: Any) -> GameType:
+    """The game a record's JSON belongs to, by its "edition". A record of a dice sheet of the
+    player's own ("layout" in the record) may name an edition of its own: the dice reader
+    reads it, and says what is wrong when it cannot."""
+    edition = data.get("edition") if isinstance(data, dict) else None
+    return EDITIONS.get(edition, DICE[0]) if isinstance(edition, str) else DICE[0]
+
+
+def read_record(data: Any, source: str) -> tuple[Any, GameType]:
+    """(record, game) from a record's JSON; RecordError: "source: place: what"."""
+    game = game_of_record(data)
+    return game.parse(data, source), game
+
+
+def replay_file(path: str | Path) -> tuple[Replay, GameType]:
     """(replay, game) for a record file of any game; RecordError when it cannot be read."""
-    data = dice_record.load_json(path)
-    game = game_of(data.get("edition") if isinstance(data, dict) else None)
-    rec = game.record.parse(data, str(path))
-    return game.record.replay(rec), game
+    rec, game = read_record(load_json(path), str(path))
+    return game.replay(rec), game

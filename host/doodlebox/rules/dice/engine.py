@@ -12,14 +12,14 @@ import itertools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from doodlebox.rules import api
+from doodlebox.rules.api import CHANCE, TERMINAL, GameConfigError, IllegalAction
 from doodlebox.rules.common import History
-from doodlebox.rules.dice import roads
+from doodlebox.rules.dice import roads, scoring
 from doodlebox.rules.dice.layout import PIECES, Layout
 from doodlebox.rules.dice.sentences import sentence
 
 START, ROLL, TURN, OVER = "start", "roll", "turn", "over"
-CHANCE = -1
-TERMINAL = -2
 
 
 class Action(NamedTuple):
@@ -58,16 +58,9 @@ def draw(die: int, row: int, col: int, piece: str, via: tuple[int, int] | None =
 PASS = Action("pass")
 
 
-class IllegalAction(ValueError):
-    """An action the rules refuse: `rule` (an id), `sentence` (the rulebook's words),
-    `legal` (what the player could do instead, as text)."""
-
-    def __init__(self, reason: str, rule: str, edition: str, legal: list[str] | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.rule = rule
-        self.sentence = sentence(rule, edition)
-        self.legal = legal or []
+def refused(reason: str, rule: str, edition: str, legal: list[str] | None = None) -> IllegalAction:
+    """The refusal of an action: the reason, the rule and its sentence in `edition`'s rulebook."""
+    return IllegalAction(reason, rule, sentence(rule, edition), legal)
 
 
 @dataclass
@@ -102,18 +95,18 @@ class Sheet:
                      self.bonuses[:], set(self.struck_bonuses), self.scored[:])
 
 
-class Game:
+class Game(api.Game):
     """The rules of one edition (a layout) for a number of players and a variant."""
 
     def __init__(self, layout: Layout, players: int, variant: str = ""):
         if not 1 <= players <= 5:
-            raise ValueError(f"{players} players: the dice editions are for 1 to 5")
+            raise GameConfigError(f"{players} players: the dice editions are for 1 to 5")
         if variant not in ("", "control"):
-            raise ValueError(f"unknown variant {variant!r} (known: '' and 'control')")
+            raise GameConfigError(f"unknown variant {variant!r} (known: '' and 'control')")
         if players == 1 and not layout.solo:
-            raise ValueError(f"{layout.name} has no solo game (ruling R16)")
+            raise GameConfigError(f"{layout.name} has no solo game (ruling R16)")
         if variant == "control" and not layout.jokers:
-            raise ValueError("More control is a variant of the 5x5 editions; the 6x6 ones always allow passing")
+            raise GameConfigError("More control is a variant of the 5x5 editions; the 6x6 ones always allow passing")
         self.layout = layout
         self.players = players
         self.variant = variant
@@ -137,7 +130,7 @@ class Game:
         return 6 ** (self.whites + 1)
 
 
-class State:
+class State(api.State[Action]):
     def __init__(self, game: Game):
         self.game = game
         lay = game.layout
@@ -223,12 +216,14 @@ class State:
         return Action("roll", rng.randint(1, 6), whites=tuple(rng.randint(1, 6) for _ in range(self.game.whites)))
 
     # -- the player's options --------------------------------------------------------------
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         if self.phase in (START, ROLL):
-            return [a for a, _ in self.chance_outcomes()]
+            return [a for a, _ in self.chance_outcomes()] if player is None else []
         if self.phase != TURN:
             return []
         p = self.current_player()
+        if player is not None and player != p:
+            return []
         sheet = self.sheets[p]
         out: list[Action] = []
         for i in range(1, len(self.white) + 1):
@@ -293,15 +288,15 @@ class State:
         """Raise IllegalAction (with the reason, the rule and what was legal) or return."""
         ed = self.game.edition
         if self.phase == OVER:
-            raise IllegalAction("the game is over", "over", ed)
+            raise refused("the game is over", "over", ed)
         if action.kind in ("start", "roll"):
             self._check_chance(action)
             return
         if self.phase != TURN:
-            raise IllegalAction(f"the dice must be rolled first ({self.phase})", "order", ed)
+            raise refused(f"the dice must be rolled first ({self.phase})", "order", ed)
         p = self.current_player()
         if player is not None and player != p:
-            raise IllegalAction(f"it is P{p + 1}'s turn, not P{player + 1}'s", "turn", ed, self.legal_text())
+            raise refused(f"it is P{p + 1}'s turn, not P{player + 1}'s", "turn", ed, self.legal_text())
         sheet = self.sheets[p]
         if self._allowed(sheet, action):
             return
@@ -324,9 +319,9 @@ class State:
             return False
         return a in self._square_actions(sheet, a.die, i, a.via)
 
-    def legal_text(self) -> list[str]:
+    def legal_text(self, player: int | None = None) -> list[str]:
         """What the player to act may do, summarised for a person."""
-        return self._legal_text(self.legal_actions()) if self.phase == TURN else []
+        return self._legal_text(self.legal_actions(player)) if self.phase == TURN else []
 
     def _legal_text(self, legal: list[Action]) -> list[str]:
         """Legal actions summarised: one line per die and square (pieces are any of six)."""
@@ -352,7 +347,7 @@ class State:
         alt = self._legal_text(legal)
 
         def bad(reason: str, rule: str) -> IllegalAction:
-            return IllegalAction(reason, rule, ed, alt)
+            return refused(reason, rule, ed, alt)
 
         if a.kind == "pass":
             if sheet.trees >= lay.trees and g.can_pass:
@@ -422,23 +417,19 @@ class State:
         ed = self.game.edition
         if a.kind == "start":
             if self.phase != START:
-                raise IllegalAction("the start roads are already drawn", "order", ed)
+                raise refused("the start roads are already drawn", "order", ed)
             if not 1 <= a.die <= 6:
-                raise IllegalAction(f"{a.die} is not a die face", "dice", ed)
+                raise refused(f"{a.die} is not a die face", "dice", ed)
             return
         if self.phase != ROLL:
-            raise IllegalAction("not the time to roll" if self.phase == TURN else "the start roads come first", "order", ed)
+            raise refused("not the time to roll" if self.phase == TURN else "the start roads come first", "order", ed)
         if not 1 <= a.die <= 6 or len(a.whites) != self.game.whites or not all(1 <= w <= 6 for w in a.whites):
-            raise IllegalAction(f"a roll is the {self.game.layout.word('column_die')} and {self.game.whites} white dice, "
+            raise refused(f"a roll is the {self.game.layout.word('column_die')} and {self.game.whites} white dice, "
                                 f"each 1-6", "dice", ed)
 
-    def apply(self, action: Action, player: int | None = None) -> None:
-        """Apply a legal action; IllegalAction (nothing changes) when it is not."""
-        self.check(action, player)
-        self._apply(action)
-
-    def apply_unchecked(self, action: Action) -> None:
-        """For search: `action` must come from legal_actions()."""
+    def apply_unchecked(self, action: Action, player: int | None = None) -> None:
+        """For search and checked replays: `action` must be legal (players take turns, so
+        `player` adds nothing)."""
         self._apply(action)
 
     def _apply(self, a: Action) -> None:
@@ -502,6 +493,11 @@ class State:
             return
         self.start_player = (self.start_player + 1) % self.game.players
         self.phase = ROLL
+
+    # -- scores --------------------------------------------------------------------------
+    def result(self) -> scoring.Result:
+        """Every sheet's score as if the game ended now (scoring.py)."""
+        return scoring.score(self)
 
     # -- scoring at the moment of drawing ------------------------------------------------------
     def _score_drawing(self, p: int, i: int) -> None:

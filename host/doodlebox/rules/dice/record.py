@@ -6,20 +6,22 @@ a Violation, and the rest of the game is still checked.
 """
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from doodlebox.rules.common import (
+    FORMAT,
+    Reader,
+    RecordError,
+    Replay,
+    Violation,
+    load_json,
+)
 from doodlebox.rules.dice import layout as layouts
-from doodlebox.rules.common import Reader, RecordError, Replay
 from doodlebox.rules.dice.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.dice.layout import PIECES, Layout, LayoutError
 from doodlebox.rules.dice.sentences import sentence
-
-FORMAT = "doodlebox-record/1"
-
-
 
 
 @dataclass
@@ -51,42 +53,8 @@ class Record:
         return Game(self.layout, len(self.players), self.variant)
 
 
-@dataclass
-class Violation:
-    round: int
-    player: int           # -1 for the whole game (e.g. rounds after the end)
-    turn: int             # 1-based within the round, 0 for the round itself
-    place: str
-    action: str
-    rule: str
-    reason: str
-    sentence: str
-    legal: list[str] = field(default_factory=list)
-
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
-
-
-
 def read(path: str | Path) -> Record:
     return parse(load_json(path), str(path))
-
-
-def load_json(path: str | Path) -> Any:
-    """The JSON in a record file; RecordError (one line) when it cannot be read."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        short = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
-        raise RecordError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
-                          + (" (the file looks cut short)" if short else "")) from None
-    return data
 
 
 def parse(data: Any, source: str = "record") -> Record:
@@ -135,8 +103,9 @@ def parse(data: Any, source: str = "record") -> Record:
     start = data.get("start")
     if not isinstance(start, list):
         raise bad("start", "is not a list of die faces, one per column")
-    if len(start) != lay.size:
-        raise bad("start", f"{len(start)} start rolls for {lay.size} columns")
+    if len(start) > lay.size or (len(start) < lay.size and data.get("rounds")):
+        raise bad("start", f"{len(start)} start rolls for {lay.size} columns"
+                  + (" (a game still in setup has no rounds yet)" if len(start) < lay.size else ""))
     start = [face(v, f"start[{i}]") for i, v in enumerate(start)]
     whites = 3 if len(players) == 1 else len(players) + 1
     rounds = []

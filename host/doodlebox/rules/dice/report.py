@@ -33,21 +33,6 @@ def _name(rp: Replay, p: int) -> str:
     return f"P{p + 1} {rp.record.players[p]}" if p >= 0 else "the game"
 
 
-def violations_text(rp) -> str:
-    """Every violation of a replay of any game (doodlebox.rules.games), for a person."""
-    out = []
-    for v in rp.violations:
-        out.append(f"round {v.round}, {_name(rp, v.player)}, turn {v.turn} ({v.place}): {v.action}")
-        out.append(f"  refused: {v.reason}  [rule {v.rule}]")
-        if v.sentence:
-            out.append(f"  rulebook: \"{v.sentence}\"")
-        if v.legal:
-            shown = v.legal[:6]
-            more = f" (and {len(v.legal) - 6} more)" if len(v.legal) > 6 else ""
-            out.append("  legal instead: " + "; ".join(shown) + more)
-    return "\n".join(out)
-
-
 def sheets_text(rp: Replay, res: Result | None = None) -> str:
     res = res or score(rp.state)
     lay = rp.record.layout

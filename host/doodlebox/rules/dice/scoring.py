@@ -3,10 +3,14 @@ What is scored at the moment of drawing (hotels, shops, sky scrapers) is in engi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from doodlebox.rules.dice import roads
+from doodlebox.rules import api
 from doodlebox.rules.common import Tally
-from doodlebox.rules.dice.engine import State
+from doodlebox.rules.dice import roads
+
+if TYPE_CHECKING:
+    from doodlebox.rules.dice.engine import State
 
 
 @dataclass
@@ -17,10 +21,11 @@ class ScoreSheet(Tally):
 
 
 @dataclass
-class Result:
-    sheets: list[ScoreSheet]
-    winners: list[int]       # several when the tie-break leaves a tie
-    tie_break: str           # "" or why the winner won a tie
+class Result(api.Result):
+    """totals and winners (several when the tie-break leaves a tie), each score sheet, and why
+    the winner won a tie ("" when there was none)."""
+    sheets: list[ScoreSheet] = field(default_factory=list)
+    tie_break: str = ""
 
 
 def plural(word: str) -> str:
@@ -86,7 +91,7 @@ def score(state: State) -> Result:
             "; still tied, the victory is shared" if len(winners) > 1 else "")
     else:
         winners = tied
-    return Result(sheets, winners, tie_break)
+    return Result([ss.total for ss in sheets], winners, sheets, tie_break)
 
 
 def _solo(state: State, ss: ScoreSheet) -> None:

@@ -23,6 +23,8 @@ import random
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from doodlebox.rules import api
+from doodlebox.rules.api import CHANCE, TERMINAL, GameConfigError, IllegalAction
 from doodlebox.rules.common import History
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.sentences import VERDICTS, sentence
@@ -40,8 +42,6 @@ CHECK_POINTS = 2
 
 DEAL, NUMBER, CARD, DRAWING, PLACE, MISCHIEF, GUESS, CHALLENGE, OVER = (
     "deal", "number", "card", "drawing", "place", "mischief", "guess", "challenge", "over")
-CHANCE = -1
-TERMINAL = -2
 CHECK, CROSS = "check", "cross"
 
 PHASE_TEXT = {
@@ -136,44 +136,37 @@ RIGHT = Action("guess", 1)
 WRONG = Action("guess", 0)
 
 
-class IllegalAction(ValueError):
-    """An action the rules refuse: `rule` (an id), `sentence` (the rulebook's words),
-    `legal` (what could be done instead, as text)."""
-
-    def __init__(self, reason: str, rule: str, edition: str = EDITION, legal: list[str] | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.rule = rule
-        self.sentence = sentence(rule, edition)
-        self.legal = legal or []
+def refused(reason: str, rule: str, legal: list[str] | None = None) -> IllegalAction:
+    """The refusal of an action: the reason, the rule (an id of sentences.py) and its sentence."""
+    return IllegalAction(reason, rule, sentence(rule), legal)
 
 
 def parse_variant(variant) -> tuple[str, ...]:
-    """'' / 'behave' / 'showdown' / 'behave+showdown' (or a list of names) -> names; ValueError if unknown."""
+    """'' / 'behave' / 'showdown' / 'behave+showdown' (or a list of names) -> names; GameConfigError if unknown."""
     if isinstance(variant, str):
         names = [v.strip() for v in variant.split("+") if v.strip()]
     else:
         names = list(variant)
     for v in names:
         if v not in VARIANTS:
-            raise ValueError(f"{v!r} is not a variant (known: {', '.join(VARIANTS)})")
+            raise GameConfigError(f"{v!r} is not a variant (known: {', '.join(VARIANTS)})")
     return tuple(dict.fromkeys(names))
 
 
-class Game:
+class Game(api.Game):
     """Doodle Puzzle for a number of players, a variant and a subject set.
 
     strict (the default) refuses the combinations the rulebook forbids (Behave with 8 players,
-    Behave with Showdown) with ValueError; records are read with strict=False, and the
+    Behave with Showdown) with GameConfigError; records are read with strict=False, and the
     problems are in `problems` as (rule, reason), reported as violations. Such a game is
     played as Behave (no Baddy, so no challenge either; ruling P9).
     """
 
     def __init__(self, players: int, variant="", subjects: str = "standard", strict: bool = True):
         if not 3 <= players <= 8:
-            raise ValueError(f"{players} players: Doodle Puzzle is for 3 to 8")
+            raise GameConfigError(f"{players} players: Doodle Puzzle is for 3 to 8")
         if subjects not in SUBJECT_SETS:
-            raise ValueError(f"{subjects!r} is not a subject set (beginner: 6 cards, standard: 16 cards)")
+            raise GameConfigError(f"{subjects!r} is not a subject set (beginner: 6 cards, standard: 16 cards)")
         self.variants = parse_variant(variant)
         self.players = players
         self.subjects = subjects
@@ -188,7 +181,7 @@ class Game:
             self.problems.append(("behave_showdown", "Baddy, Please Behave cannot be combined with Guessy vs. "
                                                      "Baddy Showdown!! (there is no Baddy to challenge)"))
         if strict and self.problems:
-            raise ValueError(self.problems[0][1])
+            raise GameConfigError(self.problems[0][1])
         self.role_cards = R.role_cards(players, self.behave)
 
     @property
@@ -256,15 +249,15 @@ def card_points(checks: int, correct: int = 0, incorrect: int = 0, baddy: int = 
 
 
 @dataclass
-class Result:
-    totals: list[int]            # per player (Behave: the shared card's points for everyone)
-    winners: list[int]           # the highest total, ties share (Behave: none, ruling P8)
-    finished: bool
+class Result(api.Result):
+    """totals per player (Behave: the shared card's points for everyone); winners: the highest
+    total, ties share (Behave: none, ruling P8)."""
+    finished: bool = False
     shared: Card | None = None   # Behave
     verdict: str = ""            # Behave: the evaluation of the shared card's check marks
 
 
-class State:
+class State(api.State[Action]):
     def __init__(self, game: Game):
         self.game = game
         self.phase = DEAL
@@ -348,8 +341,10 @@ class State:
         raise ValueError(f"not a chance node ({self.phase})")
 
     # -- the legal actions ----------------------------------------------------------------------
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         ph = self.phase
+        if player is not None and player != self.current_player():
+            return []
         if ph in (DEAL, CARD):
             return [a for a, _ in self.chance_outcomes()]
         if ph == NUMBER:
@@ -374,11 +369,13 @@ class State:
     def name(self, p: int) -> str:
         return f"P{p + 1}"
 
-    def legal_text(self) -> list[str]:
-        """What may be done now, for a person."""
+    def legal_text(self, player: int | None = None) -> list[str]:
+        """What may be done now, for a person (`player`: only if it is theirs to do)."""
         ph = self.phase
         g = self.game
         p = self.current_player()
+        if player is not None and player != p:
+            return []
         if ph == DEAL:
             return [f"deal {R.deal_text(g.players, g.behave)}"]
         if ph == NUMBER:
@@ -409,7 +406,7 @@ class State:
         g = self.game
 
         def bad(reason: str, rule: str, legal: list[str] | None = None) -> IllegalAction:
-            return IllegalAction(reason, rule, EDITION, self.legal_text() if legal is None else legal)
+            return refused(reason, rule, self.legal_text() if legal is None else legal)
 
         kind = a.kind
         if kind not in PHASE_OF:
@@ -509,12 +506,7 @@ class State:
             raise bad(f"there is no board {a.value}: the central frame holds boards 1 to {SLOTS}", "board")
 
     # -- applying -------------------------------------------------------------------------------
-    def apply(self, action: Action, player: int | None = None) -> None:
-        """Apply a legal action; IllegalAction (nothing changes) when it is not."""
-        self.check(action, player)
-        self._apply(action)
-
-    def apply_unchecked(self, action: Action) -> None:
+    def apply_unchecked(self, action: Action, player: int | None = None) -> None:
         """Apply an action of the phase without checking it (records replay a number, a card or
         a drawing minute that broke a rule as the table played it; ruling P11)."""
         self._apply(action)

@@ -1,7 +1,7 @@
 """Doodle Puzzle records (docs/doodle-puzzle.md): read one, replay it through the engine,
-report every violation; write one from a state; play a random legal game.
+report every violation; write one from a state.
 
-parse() raises doodlebox.rules.dice.record.RecordError (one line: the source, the place, what is
+parse() raises doodlebox.rules.common.RecordError (one line: the source, the place, what is
 wrong) for anything that is not a well-formed record: not an object, wrong types, unknown
 fields, roles, variants or subject sets, a player who is not in the game. replay() never
 raises for a well-formed record: a rule broken is a Violation, and the rest of the game is
@@ -9,23 +9,23 @@ still checked (ruling P11 says how each kind of broken step is carried on).
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
+from doodlebox.rules.common import (
+    FORMAT,
+    Reader,
+    Replay,
+    Violation,
+    load_json,
+)
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.puzzle.sentences import sentence
-from doodlebox.rules.dice.record import RecordError, Violation, load_json
-from doodlebox.rules.common import Reader, Replay
 
-FORMAT = "doodlebox-record/1"
 ROUND_KEYS = ("roles", "rejected", "number", "card", "timer", "placements", "baddy", "guess", "challenge")
-NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 
-__all__ = ["FORMAT", "Record", "Round", "Replay", "RecordError", "Violation", "parse", "read", "replay",
-           "from_state", "random_record", "load_json"]
 
 
 @dataclass
@@ -314,36 +314,3 @@ def from_state(state: State, players: list[str]) -> dict:
             r["challenge"] = a.value
     return {"format": FORMAT, "edition": E.EDITION, "variant": g.variant, "subjects": g.subjects,
             "players": list(players), "rounds": rounds}
-
-
-def random_action(state: State, rng: random.Random) -> Action:
-    """A random legal action (chance by its odds; the subject is set aside now and then, the
-    drawing minute carries timer times half the time)."""
-    if state.is_chance_node():
-        return state.sample_chance(rng)
-    ph = state.phase
-    if ph == E.DRAWING:
-        if rng.random() < 0.1:
-            return E.AGAIN
-        if rng.random() < 0.5:
-            start = rng.randrange(10 ** 7)
-            return E.drawing((start, start + E.MINUTE_MS + rng.randint(-E.TOLERANCE_MS, E.TOLERANCE_MS)))
-        return E.DRAWING_RAN
-    if ph == E.MISCHIEF and rng.random() < 0.25:
-        return E.DONE
-    return rng.choice(state.legal_actions())
-
-
-def random_game(seed: int, players: int, variant: str = "", subjects: str | None = None) -> State:
-    """A random legal game, played to the end."""
-    rng = random.Random(seed)
-    game = Game(players, variant, subjects or rng.choice(sorted(E.SUBJECT_SETS)))
-    state = game.new_state()
-    while not state.is_terminal():
-        state.apply_unchecked(random_action(state, rng))
-    return state
-
-
-def random_record(seed: int, players: int, variant: str = "") -> dict:
-    """The record of a random legal game (`make bench` replays these)."""
-    return from_state(random_game(seed, players, variant), list(NAMES[:players]))

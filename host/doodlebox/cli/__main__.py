@@ -1,0 +1,6 @@
+"""`python -m doodlebox.cli ...`: the same as `doodlebox ...`."""
+import sys
+
+from doodlebox.cli import main
+
+sys.exit(main())

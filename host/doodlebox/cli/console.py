@@ -1,0 +1,160 @@
+"""`doodlebox log | sim | demo`: a console's games into the database, live; the virtual console
+alone; a whole game played by a scripted table on the virtual console."""
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from pathlib import Path
+
+from doodlebox import paths
+from doodlebox.cli.command import Command
+from doodlebox.cli.games import database, db_argument
+from doodlebox.errors import DoodleboxError, InputError
+
+
+def start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: bool = False,
+                  selftest: bool = False):
+    from doodlebox.virtual.console import VirtualConsole
+
+    if keep_flash and flash is None:
+        raise InputError("--keep-flash needs --flash DIR (the folder make flash deployed to)")
+    vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash)
+    if selftest:
+        vc.hardware.press_for("MENU", 5000)  # held at power-on
+    return vc.start()
+
+
+def log(args: argparse.Namespace) -> int:
+    from doodlebox.live import describe
+    from doodlebox.ports import find_pico
+    from doodlebox.runner import LinkThread
+
+    vc = None
+    port = args.port
+    if port is None:
+        found = find_pico()
+        if len(found) > 1:
+            raise InputError(f"several Picos attached ({', '.join(found)}): choose one with --port")
+        if found:
+            port = found[0]
+            print(f"console: Pico on {port}")
+        else:
+            seed = args.seed if args.seed is not None else int(time.time())
+            vc = start_virtual("cpython" if args.cpython else "vm", seed, paths.data_dir() / "virtual-flash")
+            port = vc.port
+            print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
+    db = database(args)
+    print(f"store: {db}")
+    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}"), handshake_timeout=args.wait).start()
+    try:
+        if not link.wait_ready(args.wait + 5) or link.error or link.link is None:
+            raise DoodleboxError(link.error or "the console did not answer")
+        c = link.link.console
+        if c is not None:
+            print(f"connected: console {c.uid}, firmware {c.fw}, boot {c.boot}")
+        stop = threading.Event()
+
+        def printer() -> None:
+            while not stop.is_set():
+                try:
+                    e = link.events.get(timeout=0.2)
+                except Exception:
+                    continue
+                print(describe(e), flush=True)
+        threading.Thread(target=printer, daemon=True).start()
+        if vc is not None and sys.stdin.isatty():
+            from doodlebox.virtual.panel import TerminalPanel
+
+            TerminalPanel(vc, paths.data_dir()).run(keep_going=lambda: link.error is None)
+        else:
+            while link.error is None and (vc is None or vc.running):
+                time.sleep(0.2)
+        stop.set()
+        if link.error:
+            raise DoodleboxError(link.error)
+        return 0
+    finally:
+        link.stop()
+        if vc is not None:
+            vc.stop()
+        if link.link is not None:
+            n = link.link.counts
+            print(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)")
+
+
+def sim(args: argparse.Namespace) -> int:
+    """Prints `pty: PATH`; with a terminal the keys press buttons, else stdin takes commands
+    (virtual/commands.py)."""
+    vc = start_virtual("cpython" if args.cpython else "vm", args.seed, args.flash, args.keep_flash, args.selftest)
+    print(f"pty: {vc.port}", flush=True)
+    try:
+        if sys.stdin.isatty():
+            from doodlebox.virtual.panel import TerminalPanel
+
+            TerminalPanel(vc, Path(vc.flash)).run(keep_going=lambda: vc.running)
+            return 0
+        from doodlebox.virtual.commands import serve
+
+        serve(vc, sys.stdin, lambda line: print(line, flush=True))
+        return 0 if vc.error is None else 1
+    finally:
+        vc.stop()
+
+
+def demo(args: argparse.Namespace) -> int:
+    from doodlebox.bot import play_on_console
+    from doodlebox.live import describe
+    from doodlebox.store import Store
+
+    db = args.db or paths.data_dir() / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
+    vc = start_virtual("cpython" if args.cpython else "vm", args.seed)
+    print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
+    try:
+        play_on_console(vc, db, players=args.players, seed=args.seed,
+                        show=lambda e: print(describe(e), flush=True), on_note=lambda t: print(f"  note: {t}"))
+        png = vc.save_panel(Path(db).with_suffix(".png"))
+    finally:
+        vc.stop()
+    store = Store(db)
+    events = store.events()
+    rows = store.games()
+    print(f"\nstored {len(events)} events in {db}; e-paper picture {png}")
+    for g in rows:
+        print(f"game {g['g']} of console {g['uid']} boot {g['boot']}: {g['edition']}, {g['players']} players, "
+              f"{g['rounds']} rounds, ended: {g['end_reason']}")
+    complete = any(g["end_reason"] == "trees" for g in rows)
+    return 0 if complete else 1
+
+
+def _log_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", help="serial port of the console (default: find a Pico, else start the virtual console)")
+    db_argument(p)
+    p.add_argument("--cpython", action="store_true", help="run the virtual console under CPython, not the MicroPython VM")
+    p.add_argument("--seed", type=int, default=None, help="seed of the virtual console's dice")
+    p.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to wait for the console's hello (default 10)")
+
+
+def _sim_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cpython", action="store_true", help="run the firmware under CPython (faster)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--flash", type=Path, help="flash folder (default: a temporary one)")
+    p.add_argument("--keep-flash", action="store_true",
+                   help="boot what is deployed in --flash (e.g. by make flash) instead of the current firmware")
+    p.add_argument("--selftest", action="store_true", help="hold MENU at power-on: the console's self-test")
+
+
+def _demo_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", type=Path, help="SQLite file (default: a new file under the data folder)")
+    p.add_argument("--cpython", action="store_true")
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--seed", type=int, default=7)
+
+
+COMMANDS = (
+    Command("log", "log games from a console (a Pico by USB id, else the virtual console)", log, _log_args),
+    Command("sim", "run the virtual console on a pseudo-terminal", sim, _sim_args),
+    Command("demo", "play a 3-player Doodle City game through the whole stack", demo, _demo_args),
+)
