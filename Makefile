@@ -7,7 +7,7 @@ STUBS   = .stubs/.ready
 # MicroPython's API for the firmware's type check, in a folder of its own (not the venv)
 STUB_PKG = micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: run demo test bench flash typecheck firmware-data clean
+.PHONY: run demo test bench flash typecheck check firmware-data clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ flash: $(READY)              ## compile the firmware with mpy-cross and copy it 
 
 typecheck: $(STUBS)          ## the firmware against MicroPython's Pico API (also part of make test)
 	cd firmware && MYPYPATH=../.stubs ../$(PY) -m mypy --config-file ../tests/mypy-firmware.ini main.py board doodle
+
+check: $(STUBS)              ## ruff and mypy over the host package, the firmware's type check (all part of make test)
+	$(VENV)/bin/ruff check host tests firmware
+	$(PY) -m mypy
+	$(MAKE) --no-print-directory typecheck
 
 firmware-data: $(READY)      ## regenerate firmware/board/pins.py and firmware/doodle/layouts.py
 	$(PY) -m doodlebox.firmware_data

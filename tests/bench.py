@@ -44,7 +44,8 @@ def bench_demo_heap(tmp: Path) -> None:
     print(f"game: {len(table.seen)} events stored, {counts['duplicate']} duplicates, {took:.1f} s")
     print(f"heap total                  {h['total']:>7} bytes")
     print(f"peak allocated (before gc)  {h['peak_alloc']:>7} bytes")
-    print(f"peak live (after gc)        {h['peak_live']:>7} bytes  ({100 * h['peak_live'] / h['total']:.0f}% of the heap)")
+    share = 100 * h["peak_live"] / h["total"]
+    print(f"peak live (after gc)        {h['peak_live']:>7} bytes  ({share:.0f}% of the heap)")
     print(f"collections at top level    {h['collections']:>7}")
     gaps = sorted(vc.hardware.button_poll_gaps)
     print(f"button poll interval        {1e3 * statistics.median(gaps):>7.1f} ms median, "
@@ -71,7 +72,8 @@ def bench_core_events() -> None:
             live = int(parts[1])
     us.sort()
     print(f"presses                     {len(us):>7}   (whole script {took:.1f} s)")
-    print(f"time per press, median      {statistics.median(us):>7.0f} us   p95 {us[int(len(us) * 0.95)]} us, max {us[-1]} us")
+    p95 = us[int(len(us) * 0.95)]
+    print(f"time per press, median      {statistics.median(us):>7.0f} us   p95 {p95} us, max {us[-1]} us")
     print(f"allocated per press, mean   {statistics.mean(nbytes):>7.0f} bytes   max {max(nbytes)} bytes")
     print(f"core live after the game    {live:>7} bytes")
 

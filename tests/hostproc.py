@@ -24,7 +24,7 @@ class HostProcess:
         self.proc: subprocess.Popen | None = None
         self.starts = 0
 
-    def start(self) -> "HostProcess":
+    def start(self) -> HostProcess:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "host"), PYTHONUNBUFFERED="1")
         out = open(self.log, "a")
         out.write(f"--- start {self.starts + 1}\n")
@@ -77,7 +77,7 @@ class StoreFeed:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="store-feed", daemon=True)
 
-    def start(self) -> "StoreFeed":
+    def start(self) -> StoreFeed:
         self._thread.start()
         return self
 

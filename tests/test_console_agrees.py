@@ -36,7 +36,7 @@ def test_console_and_engine_agree(edition, seed):
                 assert (console.fits(p, i) is None) == engine_ok, (i, whites, column)
             assert console.forced(p) == (legal == [PASS])
             draws = [a for a in legal if a.kind != "pass"]
-            if not draws or rng.random() < 0.1 and PASS in legal:
+            if not draws or (rng.random() < 0.1 and PASS in legal):
                 assert console.pass_turn() is None
                 state.apply(PASS)
                 continue

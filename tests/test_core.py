@@ -74,7 +74,7 @@ def test_house_square_takes_two_crosses_then_refuses():
 
 
 def test_pass_refused_while_a_die_fits_unless_more_control():
-    g, events = new_game()
+    g, _events = new_game()
     g.roll(2, [1, 2, 4, 5])
     assert g.pass_turn() == city.CANPLAY
     g2, events2 = new_game(variant="control")
@@ -180,7 +180,8 @@ def test_journal_acks_naks_and_resends():
     assert j.first() == 3 and j.held() == 1
     j.rewind(3)
     assert len(j.pump(1001)) == 1
-    j.add({}); j.add({}); j.add({})
+    for _ in range(3):
+        j.add({})
     assert j.full()
 
 

@@ -14,15 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from doodlebox import cli
-from doodlebox.rules.deadly import deck as decks
-from doodlebox.rules.deadly import maps, record, render, report, sentences
-from doodlebox.rules.deadly.engine import (CHANCE, DONE, TERMINAL, Game, IllegalAction, Place, Reveal, State, Trap,
-                                           score)
-from doodlebox.rules.deadly.maps import OPPOSITE, E, N, S, W
-from doodlebox.rules.common import RecordError, Violation
 import randomplay
 from cli_run import ROOT
+from doodlebox import cli
+from doodlebox.rules.common import RecordError, Violation
+from doodlebox.rules.deadly import deck as decks
+from doodlebox.rules.deadly import maps, record, render, report, sentences
+from doodlebox.rules.deadly.engine import CHANCE, DONE, TERMINAL, Game, IllegalAction, Place, Reveal, State, Trap, score
+from doodlebox.rules.deadly.maps import OPPOSITE, E, N, S, W
 from doodlebox.rules.games import find_game
 
 LAYOUTS = ROOT / "host" / "doodlebox" / "layouts"
@@ -368,7 +367,10 @@ def test_legal_actions_are_exactly_what_apply_accepts():
         for c in s.open_cards(0):
             kind = g.deck.kind_of[c]
             for name in g.map.by_name:
-                tries = [Trap(c, name)] if kind == "trap" else [Place(c, name, maps.sides_text(m)) for m in range(1, 16)]
+                if kind == "trap":
+                    tries = [Trap(c, name)]
+                else:
+                    tries = [Place(c, name, maps.sides_text(m)) for m in range(1, 16)]
                 for a in tries:
                     try:
                         s.check(a, 0)
@@ -427,7 +429,8 @@ def minimal(**over) -> dict:
     (lambda d: d["rounds"][0].update(revealed=["draw 2", "corner", "tee", "cross", "straight"]),
      "rounds[0].revealed", "with 1 Draw 2 card the round reveals 6"),
     (lambda d: d["rounds"][0].update(revealed=[1, 2, 3, 4, 5]), "rounds[0].revealed[4]", "one card too many"),
-    (lambda d: d["rounds"][0].update(revealed=[1, 2, 3, 1]), "rounds[0].revealed[3]", "already revealed at rounds[0].revealed[0]"),
+    (lambda d: d["rounds"][0].update(revealed=[1, 2, 3, 1]), "rounds[0].revealed[3]",
+     "already revealed at rounds[0].revealed[0]"),
     (lambda d: d["rounds"][0].update(revealed=[1, 2, 3, 40]), "rounds[0].revealed[3]", "no card 40"),
     (lambda d: d["rounds"][0].update(revealed=[1, 2, 3, "trap"]), "rounds[0].revealed[3]", "solo game"),
     (lambda d: d["rounds"][0].update(revealed=[1, 2, 3, 33]), "rounds[0].revealed[3]", "solo game"),

@@ -107,7 +107,7 @@ def _drawn(picture, x: int, y: int, s: str, v: int) -> bool:
 def test_the_deadly_doodles_panel_lists_items_1_to_7_in_full(tmp_path, player):
     rp = deadly_record.replay(deadly_record.read(GOLDEN / "deadly-traps.json"))
     path = deadly_render.render_sheet(rp.state, player, tmp_path / "map.png")
-    width, height, px = picture = png_pixels(path.read_bytes())
+    _width, height, _px = picture = png_pixels(path.read_bytes())
     x, top = deadly_render.map_geometry(rp.record.map).panel
     items = deadly_score(rp.state).sheets[player].items
     assert [what.split(".")[0] for what, _ in items] == list("1234567")

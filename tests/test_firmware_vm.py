@@ -18,12 +18,13 @@ def test_core_game_in_the_vm_matches_cpython():
     cp = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT / "firmware", capture_output=True, text=True,
                         env={"PYTHONPATH": f"{ROOT / 'firmware'}:{ROOT / 'tests' / 'guest'}"})
     assert cp.returncode == 0, cp.stderr
-    boot = "import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0, '/input/tests/guest')\nimport play_city\n"
+    boot = ("import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0, '/input/tests/guest')\n"
+            "import play_city\n")
     vm = run_program(boot, ROOT, heap="192K")
     want, got = frames_of(cp.stdout), frames_of(vm.stdout)
     assert len(want) > 50
     assert got == want
-    heap = [line for line in vm.stdout.splitlines() if line.startswith("heap")][0].split()
+    heap = next(line for line in vm.stdout.splitlines() if line.startswith("heap")).split()
     peak_alloc, min_free = int(heap[1]), int(heap[2])
     assert 0 < peak_alloc < 192 * 1024 and min_free > 0
     assert '"k":"end"' in got[-1] or any('"k":"end"' in f for f in got)

@@ -6,11 +6,11 @@ import time
 
 import pytest
 
+from cli_run import ROOT
 from doodlebox import flash
 from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table
 from doodlebox.runner import LinkThread
 from doodlebox.virtual.console import VirtualConsole
-from cli_run import ROOT
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def test_make_flash_deploys_and_the_deployed_firmware_plays(blank_console, tmp_p
 
 def test_a_board_that_cannot_read_the_build_is_refused():
     want = (6, None)  # bytecode: any .mpy v6 board reads it
-    with pytest.raises(flash.FlashError, match="too old.*1.23 or newer"):
+    with pytest.raises(flash.FlashError, match=r"too old.*1\.23 or newer"):
         flash.check_device("/dev/ttyACM0", flash.Device("micropython", (1, 18, 0), 5, "rp2"), want)
     flash.check_device("/dev/ttyACM0", flash.Device("micropython", (1, 22, 0), 6 | (2 << 8), "rp2"), want)
     with pytest.raises(flash.FlashError, match="too old"):  # native code needs the same sub-version

@@ -10,16 +10,16 @@ import random
 import re
 from pathlib import Path
 
-import invariants as rules_invariants
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from randomplay import NAMES, players_to_act, random_action, random_record
 
+import invariants as rules_invariants
 from doodlebox.rules import api
 from doodlebox.rules.api import CHANCE, TERMINAL, IllegalAction
 from doodlebox.rules.dice import layout
 from doodlebox.rules.games import EDITIONS, GAMES, UnknownEdition, find_game, game_of_record
+from randomplay import NAMES, players_to_act, random_action, random_record
 
 ROOT = Path(__file__).resolve().parent.parent
 

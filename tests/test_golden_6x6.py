@@ -23,14 +23,13 @@ Both tracks run 1..18 and are shared; R10: the highest free value not above the 
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from cli_run import validate_all
 from doodlebox.rules.dice import record, report
 from doodlebox.rules.dice.engine import State
-from cli_run import validate_all
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

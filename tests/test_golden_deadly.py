@@ -27,10 +27,10 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import validate_all
 from doodlebox import cli
 from doodlebox.rules.deadly import record
 from doodlebox.rules.deadly.engine import score
-from cli_run import validate_all
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

@@ -16,15 +16,14 @@ a round, so that player never gets another turn: the next round is reported as "
 """
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
 import pytest
 
+from cli_run import validate_all
 from doodlebox.rules.dice import layout, record, sentences
 from doodlebox.rules.dice.engine import PASS, Action, Game, IllegalAction
-from cli_run import ENV, validate_all
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FILES = ["violations.json", "violations-shanghai.json", "violations-monsters.json"]
@@ -168,7 +167,7 @@ def test_every_violation_is_reported_with_its_rule_and_what_was_legal(name, cli_
     expected = EXPECTED[name]
     assert [(v["round"], v["player"], v["turn"], v["rule"]) for v in got] == [e[:3] + e[4:5] for e in expected]
     edition = js["edition"]
-    for v, (rnd, player, turn, place, rule, reason, legal) in zip(got, expected):
+    for v, (rnd, _player, turn, place, rule, reason, legal) in zip(got, expected):
         where = f"{name} round {rnd} turn {turn}"
         assert v["place"] == place, where
         assert reason in v["reason"], (where, v["reason"])

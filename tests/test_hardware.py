@@ -12,6 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+
 from doodlebox import cli, firmware_data
 from doodlebox.drawing.canvas import text_width
 from doodlebox.drawing.diagram import Text

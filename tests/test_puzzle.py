@@ -14,16 +14,32 @@ import pytest
 import invariants
 import randomplay
 from cli_run import doodlebox
-from randomplay import NAMES
-from doodlebox.rules.games import find_game
 from doodlebox.cli import main
+from doodlebox.rules.common import RecordError
+from doodlebox.rules.games import find_game
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle import record, report
 from doodlebox.rules.puzzle import roles as R
-from doodlebox.rules.puzzle.engine import (AGAIN, DECLINE, DONE, DRAWING_RAN, RIGHT, WRONG, Game, IllegalAction,
-                                           card, challenge, deal, draw_on, drawing, erase, number, place)
+from doodlebox.rules.puzzle.engine import (
+    AGAIN,
+    DECLINE,
+    DONE,
+    DRAWING_RAN,
+    RIGHT,
+    WRONG,
+    Game,
+    IllegalAction,
+    card,
+    challenge,
+    deal,
+    draw_on,
+    drawing,
+    erase,
+    number,
+    place,
+)
 from doodlebox.rules.puzzle.sentences import RULES, VERDICTS, sentence
-from doodlebox.rules.common import RecordError
+from randomplay import NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

@@ -7,6 +7,7 @@ fake clock; one test boots the virtual console (the real MicroPython VM, 192K) w
 """
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -76,6 +77,7 @@ class Rig:
         sys.modules["framebuf"] = cpython_framebuf  # type: ignore[assignment]
         _drop_board_modules()
         import hwlink  # type: ignore[import-not-found]
+
         from board import pico, selftest
 
         if menu_at_boot:
@@ -149,7 +151,7 @@ def test_self_test_steps_buttons_and_exit(rig):
         assert on == [i], f"frame {i} lit {on}"
         assert px[i] == (LEVEL, LEVEL, LEVEL)
     assert not any(any(p) for p in walk[49][1])  # dark again after the walk
-    gaps = [b[0] - a[0] for a, b in zip(walk, walk[1:])]
+    gaps = [b[0] - a[0] for a, b in itertools.pairwise(walk)]
     assert all(100 <= g <= 100 + TICK_MS for g in gaps), gaps
     assert rig.hw.leds.max_seen == LEVEL
 

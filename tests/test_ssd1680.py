@@ -498,7 +498,7 @@ def _read_png(path):
         assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
         chunks.append((kind, body))
         pos += 12 + n
-    assert [k for k, _ in chunks][0] == b"IHDR" and chunks[-1][0] == b"IEND"
+    assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND"
     w, h, depth, ctype, comp, filt, inter = struct.unpack(">IIBBBBB", chunks[0][1])
     assert (depth, ctype, comp, filt, inter) == (8, 0, 0, 0, 0)
     raw = zlib.decompress(b"".join(b for k, b in chunks if k == b"IDAT"))

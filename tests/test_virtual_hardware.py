@@ -209,7 +209,7 @@ def test_vm_neopixel_grb(vm):
 
 
 def test_vm_random_and_unique_id(vm):
-    guest, hw, *_ = vm
+    guest, _hw, *_ = vm
     guest.run(
         "random.seed(42)\n"
         "a = [random.randint(1, 6) for i in range(12)]\n"
@@ -232,7 +232,7 @@ def test_vm_random_and_unique_id(vm):
 
 
 def test_vm_usb_stream_poll_and_pyserial(vm):
-    guest, hw, _, _, pty, _ = vm
+    guest, _, _, _, pty, _ = vm
     guest.run("u = hwlink.UsbStream()\npo = select.poll()\npo.register(u, select.POLLIN)")
     assert guest.eval("len(po.poll(0))") == 0
     with serial.Serial(pty.path, timeout=2) as ser:
@@ -294,7 +294,7 @@ def test_cpython_pins_buttons_spi(cpy):
 
 
 def test_cpython_pwm_neopixel_random(cpy):
-    mods, hw, ep, clock = cpy
+    mods, hw, _ep, clock = cpy
     machine, neopixel, random = mods["machine"], mods["neopixel"], mods["random"]
     t0 = hw.now()
     bz = machine.PWM(17, freq=523, duty_u16=20000)

@@ -1,10 +1,10 @@
 # doodlebox Pico board: builds buttons, LED dice, buzzer, e-paper and USB from board/pins.py.
 import binascii
 import os
+import random
 
 import machine
 import neopixel
-import random
 
 from board import pins
 from board.buttons import Buttons

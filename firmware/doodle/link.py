@@ -1,7 +1,6 @@
 # doodlebox link frames: canonical JSON lines with a CRC-32 (docs/protocol.md).
 # Pure code: runs on the Pico, in the MicroPython VM and under CPython.
 import json
-
 from binascii import crc32
 
 VERSION = 1

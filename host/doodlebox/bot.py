@@ -11,7 +11,8 @@ import queue
 import random
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from doodlebox import paths
 from doodlebox.errors import DoodleboxError
@@ -41,7 +42,7 @@ class BotError(DoodleboxError):
 
 
 class Table:
-    def __init__(self, press: Callable[[str], None], events: "queue.Queue[dict]", seed: int = 7,
+    def __init__(self, press: Callable[[str], None], events: queue.Queue[dict], seed: int = 7,
                  timeout: float = 20.0, show: Callable[[dict], None] = lambda e: None):
         self.city, self.layouts = _core()
         self.press = press
@@ -49,7 +50,7 @@ class Table:
         self.rng = random.Random(seed)
         self.timeout = timeout
         self.show = show
-        self.mirror = None
+        self.mirror: Any = None  # the firmware core's Game, once the console has begun one
         self._expect: list[dict] = []
         self.seen: list[dict] = []
         self.refusals = 0
@@ -135,7 +136,10 @@ class Table:
     def _pick(self, m) -> int:
         sheet = m.sheets[m.current()]
         if m.choosing() == "row":
-            rows = sheet.free_in_col(m.column) if m.column != 6 else [r for r in range(1, sheet.size + 1) if sheet.free_in_row(r)]
+            if m.column != 6:
+                rows = sheet.free_in_col(m.column)
+            else:
+                rows = [r for r in range(1, sheet.size + 1) if sheet.free_in_row(r)]
             return self.rng.choice(rows)
         return self.rng.choice(sheet.free_in_row(m.pick_row))
 

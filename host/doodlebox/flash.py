@@ -97,7 +97,7 @@ def ask_device(port: str, timeout: float = 30.0) -> Device:
     if not m:
         raise FlashError(f"{port}: the board answered, but not as MicroPython does")
     name, version, mpy, platform = ast.literal_eval(m.group(1))
-    return Device(name, tuple(version), int(mpy), platform)  # type: ignore[arg-type]
+    return Device(name, tuple(version), int(mpy), platform)
 
 
 def check_device(port: str, dev: Device, want: tuple[int, int | None]) -> None:

@@ -13,7 +13,8 @@ def describe(event: dict) -> str:
     k = event.get("k")
     p = f"P{event.get('p', 0) + 1}" if isinstance(event.get("p"), int) else "?"
     if k == "game":
-        return f"game {event.get('g')}: {event.get('ed')} for {event.get('n')} player(s) {event.get('var') or ''}".rstrip()
+        players = f"{event.get('n')} player(s) {event.get('var') or ''}".rstrip()
+        return f"game {event.get('g')}: {event.get('ed')} for {players}"
     if k == "start":
         return f"  start road, column {event.get('col')}: die {event.get('d')}"
     if k == "roll":
@@ -21,11 +22,12 @@ def describe(event: dict) -> str:
                 f"white {' '.join(str(w) for w in event.get('w', []))}")
     if k == "claim":
         six = " (crosses a tree)" if event.get("d") == 6 else ""
-        return f"  {p} takes die {event.get('i')} ({event.get('d')}) -> row {event.get('row')}, column {event.get('col')}{six}"
+        where = f"row {event.get('row')}, column {event.get('col')}"
+        return f"  {p} takes die {event.get('i')} ({event.get('d')}) -> {where}{six}"
     if k == "tree":
-        return f"  {p} crosses out a tree: {WHY.get(event.get('why'), event.get('why'))}"
+        return f"  {p} crosses out a tree: {WHY.get(str(event.get('why')), event.get('why'))}"
     if k == "refuse":
-        return f"  {p} refused: {WHY.get(event.get('why'), event.get('why'))}"
+        return f"  {p} refused: {WHY.get(str(event.get('why')), event.get('why'))}"
     if k == "end":
-        return f"game over after round {event.get('r')}: {WHY.get(event.get('why'), event.get('why'))}"
+        return f"game over after round {event.get('r')}: {WHY.get(str(event.get('why')), event.get('why'))}"
     return f"  {event}"

@@ -22,7 +22,8 @@ def open_port(path: str, timeout: float = 0.05):
     except serial.SerialException as exc:
         text = str(exc)
         if "busy" in text.lower() or "lock" in text.lower() or "Resource temporarily" in text:
-            raise PortError(f"{path} is busy: another program (mpremote, a terminal, another doodlebox log) has it open") from None
+            raise PortError(f"{path} is busy: another program (mpremote, a terminal, another doodlebox log) "
+                            "has it open") from None
         if "No such file" in text or "could not open" in text:
             raise PortError(f"cannot open {path}: {text.split(':', 1)[-1].strip()}") from None
         raise PortError(f"cannot open {path}: {text}") from None

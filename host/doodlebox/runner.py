@@ -25,7 +25,7 @@ class LinkThread:
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._main, name="host-link", daemon=True)
 
-    def start(self) -> "LinkThread":
+    def start(self) -> LinkThread:
         self._thread.start()
         return self
 
@@ -62,7 +62,8 @@ class LinkThread:
                         if not self.link.poll():
                             time.sleep(0.002)
                 except (serial.SerialException, OSError) as exc:
-                    self.on_note(f"the console went away ({exc}); every acknowledged event is stored. Waiting for it...")
+                    self.on_note(f"the console went away ({exc}); every acknowledged event is stored. "
+                                 "Waiting for it...")
                     time.sleep(1.0)
                 except LinkError as exc:
                     self.error = str(exc)

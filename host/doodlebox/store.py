@@ -119,7 +119,8 @@ class Store:
         return row[0] if row else 1
 
     def _set_next(self, uid: str, boot: int, seq: int) -> None:
-        self.db.execute("INSERT INTO streams VALUES (?,?,?) ON CONFLICT(uid, boot) DO UPDATE SET next_seq=excluded.next_seq",
+        self.db.execute("INSERT INTO streams VALUES (?,?,?) "
+                        "ON CONFLICT(uid, boot) DO UPDATE SET next_seq=excluded.next_seq",
                         (uid, boot, seq))
 
     def _tx(self):

@@ -4,8 +4,9 @@
 import gc
 import time
 
-from doodle.app import App
 from city_script import rand, steps
+
+from doodle.app import App
 
 app = App(rand, boot=1, uid="be0c")
 app.serial_out()

@@ -3,8 +3,9 @@
 import gc
 import sys
 
-from doodle.app import App
 from city_script import rand, steps
+
+from doodle.app import App
 
 mem = getattr(gc, "mem_alloc", None)
 peak = [0, 1 << 30]

@@ -131,7 +131,8 @@ def demo(args: argparse.Namespace) -> int:
 def _log_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", help="serial port of the console (default: find a Pico, else start the virtual console)")
     db_argument(p)
-    p.add_argument("--cpython", action="store_true", help="run the virtual console under CPython, not the MicroPython VM")
+    p.add_argument("--cpython", action="store_true",
+                   help="run the virtual console under CPython, not the MicroPython VM")
     p.add_argument("--seed", type=int, default=None, help="seed of the virtual console's dice")
     p.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
                    help="how long to wait for the console's hello (default 10)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

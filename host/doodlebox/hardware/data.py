@@ -8,7 +8,7 @@ from pathlib import Path
 from doodlebox import paths
 from doodlebox.firmware_data import load_pins
 
-__all__ = ["Use", "load_pins", "load_parts", "uses", "buttons", "button_label", "hardware_file"]
+__all__ = ["Use", "button_label", "buttons", "hardware_file", "load_parts", "load_pins", "uses"]
 
 EPAPER_SIGNALS = ("sck", "mosi", "cs", "dc", "rst", "busy")
 # where each pip of a die sits, seen from above: name -> (column, row)

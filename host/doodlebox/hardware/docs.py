@@ -81,10 +81,11 @@ def _pattern(name: str) -> re.Pattern:
 def update(readme: str, new: dict[str, str]) -> str:
     for name, body in new.items():
         pat = _pattern(name)
-        if not pat.search(readme):
+        m = pat.search(readme)
+        if not m:
             raise ValueError(f"hardware/README.md has no block <!-- begin generated: {name} --> ... "
                              f"<!-- end generated: {name} -->")
-        readme = pat.sub(lambda m: m.group(1) + body + m.group(3), readme)
+        readme = readme[:m.start()] + m.group(1) + body + m.group(3) + readme[m.end():]
     return readme
 
 

@@ -167,7 +167,8 @@ def budget(pins: dict, parts: dict, max_level: int | None = None) -> Budget:
     rows = [(load["name"], float(load["typical_ma"]), float(load["worst_ma"]), load.get("bom_ref", ""))
             for load in parts["loads"]]
     idle = idle_ma(pins, parts)
-    rows.append((f"LEDs idle ({n * k} x {parts['leds']['idle_ma_per_led']:g} mA)", idle, idle, parts["leds"]["bom_ref"]))
+    leds = parts["leds"]
+    rows.append((f"LEDs idle ({n * k} x {leds['idle_ma_per_led']:g} mA)", idle, idle, leds["bom_ref"]))
     frame = worst_frame(pins, level)
     typical_pixels = render([tuple(d) for d in parts["leds"]["typical_frame"]["dice"]], level, n, k)
     worst_light = light_ma(render(frame, level, n, k), parts)

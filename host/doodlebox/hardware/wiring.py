@@ -131,7 +131,9 @@ def _all_gpios(pins: dict) -> list[int]:
 def _buttons(d: Drawing, pins: dict) -> None:
     for k, (name, gpio) in enumerate(buttons(pins)):
         y = gpio_y(gpio)
-        left = rp2040.side(rp2040.physical_pin(gpio)) == "left"
+        pin = rp2040.physical_pin(gpio)
+        assert pin is not None, f"GP{gpio} is not on the header (doodlebox hardware check)"
+        left = rp2040.side(pin) == "left"
         sgn, edge = (-1, PICO_X0) if left else (1, PICO_X1)
         b_near, b_far, g_x = edge + sgn * 300, edge + sgn * 350, edge + sgn * 390
         d.lines((edge, y), (b_near - sgn * 4, y), ink="data")

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 from doodlebox.errors import DoodleboxError
 from doodlebox.link import frames
@@ -45,7 +46,8 @@ class HostLink:
         while self.console is None:
             now = time.monotonic()
             if now >= deadline:
-                raise LinkError(f"the console did not answer within {timeout:g} s (is it a doodlebox running its firmware?)")
+                raise LinkError(f"the console did not answer within {timeout:g} s "
+                                "(is it a doodlebox running its firmware?)")
             if now >= next_hi:
                 self.port.write(frames.encode("hi"))
                 next_hi = now + 1.0
@@ -66,7 +68,8 @@ class HostLink:
                 msg = frames.decode(item)
             except frames.FrameError as exc:
                 if "protocol version" in str(exc):
-                    raise LinkError(f"the console speaks {exc}: update the firmware (make flash) or this tool") from None
+                    raise LinkError(f"the console speaks {exc}: update the firmware (make flash) "
+                                    "or this tool") from None
                 self._bad(str(exc), item)
                 continue
             self._handle(msg)
@@ -91,7 +94,8 @@ class HostLink:
                 self._bad(f"hello without {exc}", b"@")
                 return
             if gap is not None:
-                self.on_note(f"events {gap}..{int(msg['first']) - 1} of boot {self.console.boot} were acknowledged by another host; not here")
+                self.on_note(f"events {gap}..{int(msg['first']) - 1} of boot {self.console.boot} were "
+                             "acknowledged by another host; not here")
             return
         if t == "ev":
             if self.console is None:
@@ -116,7 +120,7 @@ class HostLink:
         if t == "test":  # the console's self-test (MENU held at boot; docs/protocol.md)
             details = " ".join(f"{k}={v}" for k, v in msg.items() if k not in ("t", "v", "step"))
             self.on_note(f"self-test {msg.get('step', '?')}: {details}")
-            return 1
+            return
         if t == "err":
             self.on_note(f"the console refused a frame: {msg.get('why')}")
             return

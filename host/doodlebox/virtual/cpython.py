@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from doodlebox.virtual.vm import install_guest_modules, uninstall_guest_modules
 
@@ -42,6 +42,7 @@ def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
     sys.path[:0] = [str(flash)]
     try:
         import hwlink  # type: ignore[import-not-found]
+
         from board import loop, pico, selftest  # type: ignore[import-not-found]
 
         board = pico.Board(usb=hwlink.UsbStream(), flash=str(flash) + "/")

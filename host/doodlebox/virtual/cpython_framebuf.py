@@ -17,7 +17,7 @@ class FrameBuffer:
 
     def pixel(self, x: int, y: int, c: int | None = None):
         if not (0 <= x < self.width and 0 <= y < self.height):
-            return None if c is None else None
+            return None
         i, bit = (y >> 3) * self.width + x, 1 << (y & 7)
         if c is None:
             return 1 if self.buf[i] & bit else 0

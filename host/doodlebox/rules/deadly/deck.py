@@ -101,7 +101,7 @@ def load(spec: Any = None, source: str | None = None) -> Deck:
     return parse(data, source or str(path))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _default() -> Deck:
     return load(None, str(paths.layouts() / DEFAULT_FILE))
 

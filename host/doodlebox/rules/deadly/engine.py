@@ -14,8 +14,9 @@ N E S W order ("NE").
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from doodlebox.rules import api
 from doodlebox.rules.api import CHANCE, TERMINAL, GameConfigError, IllegalAction
@@ -91,10 +92,10 @@ class Board:
     unused: list[tuple[int, int]] = field(default_factory=list)  # (round, card) of segments not drawn
 
     @classmethod
-    def empty(cls, rooms: int) -> "Board":
+    def empty(cls, rooms: int) -> Board:
         return cls([0] * rooms, [0] * rooms, [0] * rooms, [False] * rooms)
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.paths[:], self.cards[:], self.rounds[:], self.trap[:], self.unused[:])
 
     def segments(self) -> int:
@@ -119,11 +120,13 @@ class Game(api.Game):
         self.empty_rooms = tuple(i for i in range(dmap.size) if not dmap.contents[i])
         self.names = tuple(dmap.room_name(i) for i in range(dmap.size))
 
-    def new_state(self) -> "State":
+    def new_state(self) -> State:
         return State(self)
 
 
 class State(api.State[Action]):
+    game: Game
+
     def __init__(self, game: Game):
         self.game = game
         self.phase = REVEAL
@@ -156,7 +159,7 @@ class State(api.State[Action]):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
         s.revealed = self.revealed[:]
@@ -278,7 +281,8 @@ class State(api.State[Action]):
         deck = self.game.deck
         c = action.card
         if c not in self.revealed:
-            where = f"it was revealed in round {self.revealed_in[c]}" if c in self.revealed_in else "it was not revealed"
+            where = (f"it was revealed in round {self.revealed_in[c]}" if c in self.revealed_in
+                     else "it was not revealed")
             raise refused(f"card {c} is not one of round {self.round}'s cards ({where}); this round's are "
                                 f"{', '.join(map(str, self.revealed))}", "card", legal=self._open_text(p))
         kind = deck.kind_of[c]

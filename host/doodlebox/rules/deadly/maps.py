@@ -142,7 +142,7 @@ def load(spec: Any, source: str | None = None) -> DungeonMap:
     return replace(m, spec=key, by_name={}) if key in DEFAULT_FILES else m
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _default(side: str) -> DungeonMap:
     return load(side, str(default_path(side)))
 

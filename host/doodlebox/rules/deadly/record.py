@@ -146,7 +146,8 @@ def parse(data: Any, source: str = "record") -> Record:
         drawings = rd.get("drawings")
         if not isinstance(drawings, list) or len(drawings) != len(players):
             raise bad(w + ".drawings", f"is not a list of {len(players)} lists of drawings, one per player")
-        acts = [[_act(a, f"{w}.drawings[{p}][{t}]", dmap, deck, bad) for t, a in enumerate(_list(d, f"{w}.drawings[{p}]", bad))]
+        acts = [[_act(a, f"{w}.drawings[{p}][{t}]", dmap, deck, bad)
+                 for t, a in enumerate(_list(d, f"{w}.drawings[{p}]", bad))]
                 for p, d in enumerate(drawings)]
         rounds.append(Round(w, revealed, acts))
     return Record(source, list(players), dmap, deck, seed, rounds)
@@ -231,7 +232,8 @@ def _act(a: Any, where: str, dmap: DungeonMap, deck: Deck, bad) -> Act:
             or len(set(ends)) != len(ends)):
         raise bad(where + ".ends", "missing" if ends is None else
                   f"{ends!r} is not a list of the sides the segment opens on (N, E, S, W, each once)")
-    return Act(where, "place", card, room(a.get("room"), where + ".room"), maps.sides_text(maps.sides_mask("".join(ends))))
+    ends_text = maps.sides_text(maps.sides_mask("".join(ends)))
+    return Act(where, "place", card, room(a.get("room"), where + ".room"), ends_text)
 
 
 def _action(state: State, p: int, act: Act) -> Action:

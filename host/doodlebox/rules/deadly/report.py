@@ -30,7 +30,8 @@ def as_json(rp: Replay) -> dict:
              "loot": [m.room_name(i) for i in ss.loot], "dragon": ss.dragon, "weapons": ss.weapons,
              "monsters_killed": ss.killed, "monsters_mauled": ss.mauled,
              "entryways_not_linked": ss.free_entryways, "unused": ss.unused,
-             "unused_cards": [{"round": r, "card": c, "kind": rec.deck.kind_of[c]} for r, c in st.boards[ss.player].unused],
+             "unused_cards": [{"round": r, "card": c, "kind": rec.deck.kind_of[c]}
+                              for r, c in st.boards[ss.player].unused],
              "trap_hits": [{"room": m.room_name(h.room), "by": rec.players[h.owner], "same_coordinates": h.same}
                            for h in ss.hits],
              "segments": st.boards[ss.player].segments(),

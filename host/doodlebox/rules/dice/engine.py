@@ -89,7 +89,7 @@ class Sheet:
     struck_bonuses: set[int] = field(default_factory=set)
     scored: list[Scored] = field(default_factory=list)
 
-    def copy(self) -> "Sheet":
+    def copy(self) -> Sheet:
         return Sheet(self.pieces[:], self.crossed[:], self.floors[:], self.trees, self.barrels,
                      {k: v[:] for k, v in self.circled.items()}, {k: set(v) for k, v in self.struck.items()},
                      self.bonuses[:], set(self.struck_bonuses), self.scored[:])
@@ -108,6 +108,7 @@ class Game(api.Game):
         if variant == "control" and not layout.jokers:
             raise GameConfigError("More control is a variant of the 5x5 editions; the 6x6 ones always allow passing")
         self.layout = layout
+        self.edition = layout.edition
         self.players = players
         self.variant = variant
         self.solo = players == 1
@@ -119,11 +120,7 @@ class Game(api.Game):
         self.starts = [(s.row - 1) * n + s.col - 1 for s in layout.starts()]
         self.can_pass = layout.free_pass or variant == "control"
 
-    @property
-    def edition(self) -> str:
-        return self.layout.edition
-
-    def new_state(self) -> "State":
+    def new_state(self) -> State:
         return State(self)
 
     def roll_outcomes(self) -> int:
@@ -131,6 +128,8 @@ class Game(api.Game):
 
 
 class State(api.State[Action]):
+    game: Game
+
     def __init__(self, game: Game):
         self.game = game
         lay = game.layout
@@ -162,7 +161,7 @@ class State(api.State[Action]):
     def _log_add(self, who: int, a: Action) -> None:
         self._log = self._log.add(who, a)
 
-    def _mine(self, p: int) -> "Sheet":
+    def _mine(self, p: int) -> Sheet:
         """Player p's sheet, to change (copied first if a clone shares it)."""
         if not self._owned[p]:
             self.sheets[p] = self.sheets[p].copy()
@@ -183,7 +182,7 @@ class State(api.State[Action]):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy, cheap: sheets are shared until either state changes one
         (copy-on-write), so treat `sheets` as read-only outside this class."""
         s = State.__new__(State)
@@ -372,9 +371,12 @@ class State(api.State[Action]):
                 return bad(f"the 6 does not allow {[a.row, a.col]}", "six_square")
             pointed = (w - 1) * g.n + self.column - 1
             if targets and targets[0][1] is not None:
-                return bad(f"after the {lay.word('park')}, draw in {'its row' if lay.park == 'row' else 'any square'}", lay.park and "park_" + lay.park or "square")
+                where = "its row" if lay.park == "row" else "any square"
+                rule = (lay.park and "park_" + lay.park) or "square"
+                return bad(f"after the {lay.word('park')}, draw in {where}", rule)
             pr, pc = divmod(pointed, g.n)
-            return bad(f"die {a.die} ({w}) with the {lay.word('column_die')} {self.column} points to {[pr + 1, pc + 1]}, "
+            return bad(f"die {a.die} ({w}) with the {lay.word('column_die')} {self.column} points to "
+                       f"{[pr + 1, pc + 1]}, "
                        f"not {[a.row, a.col]}", "square")
         via = want[0][1]
         if (a.via or None) != via:
@@ -386,10 +388,10 @@ class State(api.State[Action]):
             return bad(f"the die points to the {lay.word('park')} at {list(via)}, not {list(a.via)}",
                        "park_" + str(lay.park))
         kind = g.kind[i]
-        sq = lay.squares[i]
         if kind == "house":
             if a.kind != "house":
-                return bad(f"{[a.row, a.col]} is a {lay.word('house')}: cross out one of its {lay.word('houses')}, draw nothing", "house")
+                return bad(f"{[a.row, a.col]} is a {lay.word('house')}: cross out one of its {lay.word('houses')}, "
+                           "draw nothing", "house")
             return bad(f"every {lay.word('houses')[:-1] if lay.word('houses').endswith('s') else lay.word('houses')} "
                        f"of the {lay.word('house')} at {[a.row, a.col]} is crossed out", "houses")
         if a.kind == "house":

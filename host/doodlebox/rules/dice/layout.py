@@ -276,7 +276,8 @@ class _Parser:
                 self.bad(w, "is not an object")
                 continue
             at = sq.get("at")
-            if (not isinstance(at, list) or len(at) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in at)):
+            if (not isinstance(at, list) or len(at) != 2
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in at)):
                 self.bad(w + ".at", f"{at!r} is not [row, column]")
                 continue
             r, c = at
@@ -346,7 +347,7 @@ class _Parser:
         return out
 
     def _groups(self, v) -> list[Group]:
-        out = []
+        out: list[Group] = []
         if not isinstance(v, list):
             self.bad("groups", "is not a list")
             return out

@@ -91,7 +91,8 @@ def parse(data: Any, source: str = "record") -> Record:
         elif isinstance(spec, str) and spec in layouts.DEFAULT_FILES:
             lay = layouts.load(spec)
         else:
-            raise bad("layout", f"{spec!r} is not a default layout ({', '.join(layouts.DEFAULT_FILES)}) or a layout object")
+            raise bad("layout", f"{spec!r} is not a default layout ({', '.join(layouts.DEFAULT_FILES)}) "
+                                "or a layout object")
     except LayoutError as exc:
         raise RecordError(str(exc)) from None
     if lay.edition != edition:

@@ -66,7 +66,8 @@ def score(state: State) -> Result:
             circled = sh.circled[track]
             ss.add(f"{word} values circled {circled}" if circled else f"{word}: none circled", sum(circled))
         if lay.bonuses:
-            ss.add(f"first-player bonuses {sh.bonuses}" if sh.bonuses else "first-player bonuses: none", sum(sh.bonuses))
+            what = f"first-player bonuses {sh.bonuses}" if sh.bonuses else "first-player bonuses: none"
+            ss.add(what, sum(sh.bonuses))
         for what, pts in connected_points(state, p):
             ss.add(what, pts)
         sheets.append(ss)
@@ -98,7 +99,6 @@ def _solo(state: State, ss: ScoreSheet) -> None:
     g = state.game
     lay = g.layout
     assert lay.solo is not None
-    sh = state.sheets[0]
     for low, title in lay.solo.ranks:
         if ss.total >= low:
             ss.rank = title

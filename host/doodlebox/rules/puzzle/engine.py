@@ -168,6 +168,7 @@ class Game(api.Game):
         if subjects not in SUBJECT_SETS:
             raise GameConfigError(f"{subjects!r} is not a subject set (beginner: 6 cards, standard: 16 cards)")
         self.variants = parse_variant(variant)
+        self.edition = EDITION
         self.players = players
         self.subjects = subjects
         self.cards = SUBJECT_SETS[subjects]
@@ -188,11 +189,7 @@ class Game(api.Game):
     def variant(self) -> str:
         return "+".join(self.variants)
 
-    @property
-    def edition(self) -> str:
-        return EDITION
-
-    def new_state(self) -> "State":
+    def new_state(self) -> State:
         return State(self)
 
 
@@ -238,7 +235,7 @@ class Card:
     def total(self) -> int:
         return card_points(self.checks, self.correct, self.incorrect, self.baddy)
 
-    def copy(self) -> "Card":
+    def copy(self) -> Card:
         return Card(self.marks[:], self.correct, self.incorrect, self.baddy)
 
 
@@ -258,6 +255,8 @@ class Result(api.Result):
 
 
 class State(api.State[Action]):
+    game: Game
+
     def __init__(self, game: Game):
         self.game = game
         self.phase = DEAL
@@ -289,7 +288,7 @@ class State(api.State[Action]):
         """(player or CHANCE, action) in the order they happened."""
         return self._log.items()
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         c = State.__new__(State)
         c.__dict__.update(self.__dict__)
         c.cards = [x.copy() for x in self.cards]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache
 
 STAR, DRAWY, BADDY, GUESSY = "star", "drawy", "baddy", "guessy"
 ROLES = (STAR, DRAWY, BADDY, GUESSY)
@@ -60,7 +60,7 @@ def deal_problems(roles: tuple[str, ...] | list[str], players: int, behave: bool
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def all_deals(players: int, behave: bool = False) -> tuple[tuple[str, ...], ...]:
     """Every distinct deal (who gets which role), each equally likely when the cards are shuffled."""
     out = []

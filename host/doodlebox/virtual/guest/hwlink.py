@@ -1,9 +1,9 @@
 # The guest's line to the host's hardware models (host/doodlebox/virtual/hardware.py).
 # Runs in the MicroPython VM (through the VM's `host.call`) and under CPython
 # (through the function given to set_backend). Never loaded on a real Pico.
-import sys
 import io
 import json
+import sys
 from binascii import hexlify, unhexlify
 
 _host = None

@@ -2,6 +2,7 @@
 # console: every pin level, SPI write and PWM setting goes to the host through
 # hwlink. Same names, constants and signatures as stock rp2 MicroPython.
 from binascii import hexlify, unhexlify
+
 from hwlink import call
 
 _freq = 125000000

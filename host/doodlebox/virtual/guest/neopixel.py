@@ -1,6 +1,7 @@
 # micropython-lib's neopixel for the virtual console: write() sends the GRB
 # buffer to the host's WS2812 model instead of bit-banging the pin.
 from binascii import hexlify
+
 from hwlink import call
 
 
@@ -30,12 +31,12 @@ class NeoPixel:
 
     def fill(self, v):
         b = self.buf
-        l = len(self.buf)
+        n = len(self.buf)
         bpp = self.bpp
         for i in range(bpp):
             c = v[i]
             j = self.ORDER[i]
-            while j < l:
+            while j < n:
                 b[j] = c
                 j += bpp
 
