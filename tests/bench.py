@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "host"), str(ROOT / "firmware")]
+sys.path[:0] = [str(ROOT / "host"), str(ROOT / "firmware"), str(ROOT / "tests")]
 
 
 def heading(text: str) -> None:
@@ -129,42 +129,35 @@ def bench_host_rate(tmp: Path, n: int = 1000) -> None:
           f"({1e6 * took / n:.0f} us each; synchronous=FULL, journal window 8)")
 
 
-def bench_rules(games_per_edition: int = 20) -> None:
+def bench_rules(games_per_edition: int = 40) -> None:
+    """Validation as `doodlebox validate` does it (parse the record's JSON, replay every action
+    through the engine's check, score), for random legal 4-player games of every dice edition;
+    the cost of a search step; playouts."""
     import json
     import random
 
-    from doodlebox.rules.dice import engine, layout, record
+    from doodlebox.rules.games import DICE
+    from randomplay import random_record
 
-    heading("rules engine: 4-player games of each edition (CPython)")
-    print(f"{'edition':10} {'validated games/s':>18} {'us/action (checked)':>20} {'search actions/s':>17} "
+    heading("rules engine: 4-player games of each dice edition (CPython)")
+    print(f"{'edition':10} {'validated games/s':>18} {'checked actions/s':>18} {'search actions/s':>17} "
           f"{'playouts/s':>11}")
-    for ed in layout.DEFAULT_FILES:
-        lay = layout.load(ed)
-        game = engine.Game(lay, 4)
-        rng = random.Random(1)
-        records, actions = [], 0
+    for game in DICE:
         t_play = time.perf_counter()
-        for _ in range(games_per_edition):
-            s = game.new_state()
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    s.apply_unchecked(s.sample_chance(rng))
-                else:
-                    acts = s.legal_actions()
-                    draws = [a for a in acts if a.kind != "pass"]
-                    s.apply_unchecked(rng.choice(draws) if draws and rng.random() < 0.9 else rng.choice(acts))
-                    actions += 1
-            records.append(json.dumps(record.from_state(s, ["A", "B", "C", "D"])))
+        texts = [json.dumps(random_record(game, seed, 4)) for seed in range(games_per_edition)]
         playouts = games_per_edition / (time.perf_counter() - t_play)
-        for text in records[:3]:  # warm up
-            record.replay(record.parse(json.loads(text)))
+        for text in texts[:3]:  # warm up
+            game.replay(game.parse(json.loads(text), "bench"))
+        actions = 0
         t0 = time.perf_counter()
-        for text in records:
-            rp = record.replay(record.parse(json.loads(text)))
+        for text in texts:
+            rp = game.replay(game.parse(json.loads(text), "bench"))
             assert not rp.violations
+            actions += len(rp.state.history)
         took = time.perf_counter() - t0
-        # a search step: clone the state, list the legal actions, apply one
-        s = game.new_state()
+        # a search step: clone the state, list the legal actions, clone and apply each of 8
+        rng = random.Random(1)
+        s = game.new_game(4).new_state()
         while s.is_chance_node():
             s.apply_unchecked(s.sample_chance(rng))
         n, t1 = 0, time.perf_counter()
@@ -175,35 +168,38 @@ def bench_rules(games_per_edition: int = 20) -> None:
                 c2.apply_unchecked(a)
                 n += 1
         search_rate = n / (time.perf_counter() - t1)
-        print(f"{ed:10} {games_per_edition / took:>18,.0f} {1e6 * took / actions:>20.0f} {search_rate:>17,.0f} "
+        print(f"{game.edition:10} {games_per_edition / took:>18,.0f} {actions / took:>18,.0f} {search_rate:>17,.0f} "
               f"{playouts:>11,.0f}")
-    print("us/action (checked): validating a record, every action checked against the legal ones;")
-    print("search actions/s: from the first turn, clone, list the legal actions, clone and apply each of 8;")
-    print("  what a search-based player gets per second.")
+    print("validated: the record's JSON parsed, every action (rolls and turns) checked against the rules and")
+    print("  applied, as doodlebox validate does (without printing); issue 13: >= 500 games/s, >= 50,000 actions/s.")
+    print("search actions/s: from the first turn, clone, list the legal actions, clone and apply each of 8.")
+    print("playouts/s: random legal games played to the end, each action checked.")
 
 
 def bench_card_games(games: int = 200) -> None:
     """Deadly Doodles and Doodle Puzzle: random legal games, then their records validated."""
     import json
 
-    from doodlebox.rules.games import game_of
+    from doodlebox.rules.games import find_game
+    from randomplay import random_record
 
     heading("rules engine: Deadly Doodles and Doodle Puzzle (CPython)")
-    print(f"{'game':32} {'players':>7} {'games generated/s':>18} {'validated games/s':>18}")
+    print(f"{'game':32} {'players':>7} {'games generated/s':>18} {'validated games/s':>18} {'checked actions/s':>18}")
     for edition, players, variant in (("deadly", 1, ""), ("deadly", 4, ""), ("puzzle", 5, ""),
                                       ("puzzle", 8, "showdown"), ("puzzle", 6, "behave")):
-        mod = game_of(edition).record
+        game = find_game(edition)
         t0 = time.perf_counter()
-        kwargs = {"variant": variant} if edition == "puzzle" else {}
-        texts = [json.dumps(mod.random_record(seed, players, **kwargs)) for seed in range(games)]
+        texts = [json.dumps(random_record(game, seed, players, variant)) for seed in range(games)]
         made = time.perf_counter() - t0
+        actions = 0
         t1 = time.perf_counter()
         for text in texts:
-            rp = mod.replay(mod.parse(json.loads(text), "bench"))
+            rp = game.replay(game.parse(json.loads(text), "bench"))
             assert not rp.violations, rp.violations[:1]
+            actions += len(rp.state.history)
         took = time.perf_counter() - t1
-        name = {"deadly": "Deadly Doodles", "puzzle": "Doodle Puzzle"}[edition] + (f" ({variant})" if variant else "")
-        print(f"{name:32} {players:>7} {games / made:>18,.0f} {games / took:>18,.0f}")
+        name = game.name + (f" ({variant})" if variant else "")
+        print(f"{name:32} {players:>7} {games / made:>18,.0f} {games / took:>18,.0f} {actions / took:>18,.0f}")
 
 
 def main() -> int:

@@ -3,6 +3,8 @@ and record round trips of every game are test_game_api.py). Golden games scored 
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doodlebox.rules.dice import engine, layout, scoring
 from doodlebox.rules.dice.engine import PASS, Action, IllegalAction, draw
@@ -238,3 +240,43 @@ def test_clone_is_independent():
     c.apply(draw(1, 1, 2, "NS"))
     assert not s.sheets[0].pieces[1] and c.sheets[0].pieces[1]
     assert s.taken == [-1] * 4
+
+
+# -- the fast check agrees with the list of legal actions ----------------------------------------
+def _nearby(s, rng):
+    """Actions near the legal ones: every die, squares around, every piece, floors, houses,
+    with and without a park (breaker)."""
+    n = s.game.n
+    out = [PASS]
+    for _ in range(40):
+        die = rng.randint(0, len(s.white) + 1)
+        r, c = rng.randint(0, n + 1), rng.randint(0, n + 1)
+        via = rng.choice([None, None, (rng.randint(1, n), rng.randint(1, n)),
+                          (s.white[die - 1], s.column) if 1 <= die <= len(s.white) else None])
+        kind = rng.choice(["draw", "draw", "house", "floor"])
+        piece = rng.choice(["NS", "EW", "NE", "ES", "SW", "NW", "XX"]) if kind == "draw" else ""
+        out.append(Action(kind, die, r, c, piece, via))
+    return out
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5))
+def test_check_refuses_exactly_what_legal_actions_leaves_out(edition, seed, players):
+    import random
+
+    rng = random.Random(seed)
+    s = engine.Game(layout.load(edition), players).new_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply(s.sample_chance(rng))
+            continue
+        legal = s.legal_actions()
+        for a in legal + _nearby(s, rng):
+            try:
+                s.check(a)
+                ok = True
+            except IllegalAction:
+                ok = False
+            assert ok == (a in legal), a
+        s.apply(rng.choice(legal))

@@ -302,21 +302,54 @@ class State(api.State[Action]):
         raise self._why(sheet, action, self.legal_actions())
 
     def _allowed(self, sheet: Sheet, a: Action) -> bool:
-        """Whether `a` is among legal_actions(), without listing them all."""
+        """Whether `a` is among legal_actions(), without listing them (validation's hot path;
+        tests/test_rules.py checks the two agree)."""
         g = self.game
         if a.kind == "pass":
+            if a != PASS:
+                return False
             if g.can_pass and sheet.trees < g.layout.trees:
                 return True
             return not any(self.taken[i - 1] < 0 and self._die_actions(sheet, i) for i in range(1, len(self.white) + 1))
-        if a.kind not in ("draw", "house", "floor") or not 1 <= a.die <= len(self.white) or self.taken[a.die - 1] >= 0:
+        if a.kind not in ("draw", "house", "floor") or a.whites or not 1 <= a.die <= len(self.white):
             return False
-        if not (1 <= a.row <= g.n and 1 <= a.col <= g.n):
+        if self.taken[a.die - 1] >= 0 or not (1 <= a.row <= g.n and 1 <= a.col <= g.n):
             return False
         i = (a.row - 1) * g.n + a.col - 1
-        targets, _ = self._targets(sheet, a.die)
-        if (i, a.via) not in targets:
+        return self._reaches(sheet, a.die, i, a.via) and self._fits(sheet, a, i)
+
+    def _reaches(self, sheet: Sheet, die: int, i: int, via: tuple[int, int] | None) -> bool:
+        """Whether (i, via) is among _targets(sheet, die)."""
+        g = self.game
+        lay = g.layout
+        n = g.n
+        w, b = self.white[die - 1], self.column
+        r, c = i // n + 1, i % n + 1
+        if lay.jokers:
+            if via is not None or (w == 6 and sheet.trees >= lay.trees):
+                return False
+            return (w == 6 or r == w) and (b == 6 or c == b)
+        pointed = (w - 1) * n + b - 1
+        if g.kind[pointed] == "park" and lay.park:
+            if via != (w, b):
+                return False
+            if lay.park == "row":
+                return sheet.trees < lay.trees and r == w
+            return sheet.barrels < lay.barrels
+        return via is None and i == pointed
+
+    def _fits(self, sheet: Sheet, a: Action, i: int) -> bool:
+        """Whether `a` is among _square_actions(sheet, a.die, i, a.via)."""
+        g = self.game
+        kind = g.kind[i]
+        if kind == "house":
+            return a.kind == "house" and not a.piece and sheet.crossed[i] < g.layout.squares[i].houses
+        if a.kind == "house" or sheet.pieces[i]:
             return False
-        return a in self._square_actions(sheet, a.die, i, a.via)
+        if a.kind == "floor":
+            return (not a.piece and kind == "skyscraper"
+                    and sheet.floors[i] - g.layout.squares[i].floors < g.layout.extra_floors)
+        return a.piece in roads.SIDES
 
     def legal_text(self, player: int | None = None) -> list[str]:
         """What the player to act may do, summarised for a person."""

@@ -113,9 +113,16 @@ def load(spec: str | Path | dict, source: str | None = None) -> Layout:
         return parse(spec, source or "layout")
     text_spec = str(spec)
     if text_spec in DEFAULT_FILES:
-        path = default_path(text_spec)
-    else:
-        path = Path(text_spec)
+        if text_spec not in _DEFAULTS:  # read once: a Layout is immutable
+            _DEFAULTS[text_spec] = _load_file(default_path(text_spec), source)
+        return _DEFAULTS[text_spec]
+    return _load_file(Path(text_spec), source)
+
+
+_DEFAULTS: dict[str, Layout] = {}
+
+
+def _load_file(path: Path, source: str | None) -> Layout:
     try:
         data = json.loads(path.read_text())
     except OSError as exc:

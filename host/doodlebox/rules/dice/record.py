@@ -120,16 +120,18 @@ def parse(data: Any, source: str = "record") -> Record:
             raise bad(w + ".roll.white", "is not a list of dice")
         if len(white) != whites:
             raise bad(w + ".roll.white", f"{len(white)} white dice; {len(players)} player(s) roll {whites}")
-        white_t = tuple(face(v, f"{w}.roll.white[{i}]") for i, v in enumerate(white))
+        if all(type(v) is int and 1 <= v <= 6 for v in white):   # the common case, without the places
+            white_t = tuple(white)
+        else:
+            white_t = tuple(face(v, f"{w}.roll.white[{i}]") for i, v in enumerate(white))
         turns = []
         for tw, tn in objects(rd.get("turns", []), w + ".turns"):
             player = tn.get("player")
             if player is not None:
                 player = whole(player, tw + ".player", 0, len(players) - 1)
-            known = {"player", "die", "at", "piece", "floor", "park", "pass"}
             for k in tn:
-                if k not in known:
-                    raise bad(f"{tw}.{k}", f"unknown field (known: {', '.join(sorted(known))})")
+                if k not in TURN_FIELDS:
+                    raise bad(f"{tw}.{k}", f"unknown field (known: {', '.join(sorted(TURN_FIELDS))})")
             if tn.get("pass") is True:
                 if set(tn) - {"pass", "player"}:
                     raise bad(tw, "a pass takes no die and draws nothing")
@@ -153,7 +155,13 @@ def parse(data: Any, source: str = "record") -> Record:
     return Record(source, edition, variant, list(players), lay, start, rounds)
 
 
+TURN_FIELDS = frozenset(("player", "die", "at", "piece", "floor", "park", "pass"))
+
+
 def _square(v: Any, where: str, size: int, bad) -> tuple[int, int]:
+    if type(v) is list and len(v) == 2 and type(v[0]) is int and type(v[1]) is int \
+            and 1 <= v[0] <= size and 1 <= v[1] <= size:   # the common case, quickly
+        return v[0], v[1]
     if (not isinstance(v, list) or len(v) != 2
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
         raise bad(where, f"{v!r} is not [row, column]")
