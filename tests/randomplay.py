@@ -44,17 +44,20 @@ def random_action(state: State, rng: random.Random, player: int | None = None):
     return rng.choice(legal)
 
 
-def step(state: State, rng: random.Random, any_order: bool = False) -> tuple[int, object]:
-    """Apply one random legal action; (who, action). any_order: among several players who may
-    act, a random one (else the current player)."""
+def choose(state: State, rng: random.Random, any_order: bool = True) -> tuple[int | None, object]:
+    """(who, action) for a random legal move: chance's (who is None) or a player's; any_order:
+    a random one of the players who may act now (else the current player)."""
     if state.is_chance_node():
-        a = state.sample_chance(rng)
-        state.apply(a)
-        return -1, a
+        return None, state.sample_chance(rng)
     p = rng.choice(players_to_act(state)) if any_order else state.current_player()
-    a = random_action(state, rng, p)
-    state.apply(a, p)
-    return p, a
+    return p, random_action(state, rng, p)
+
+
+def step(state: State, rng: random.Random, any_order: bool = False) -> tuple[int | None, object]:
+    """Apply one random legal move (each checked); (who, action)."""
+    who, a = choose(state, rng, any_order)
+    state.apply(a, who)
+    return who, a
 
 
 def play_random(state: State, rng: random.Random, any_order: bool = False) -> State:

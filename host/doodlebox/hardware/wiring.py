@@ -12,14 +12,7 @@ import math
 from doodlebox.drawing.diagram import Drawing
 from doodlebox.hardware import rp2040
 from doodlebox.hardware.bom import Bom
-from doodlebox.hardware.data import (
-    EPAPER_LABELS,
-    EPAPER_SIGNALS,
-    PIP_XY,
-    button_label,
-    buttons,
-    uses,
-)
+from doodlebox.hardware.data import EPAPER_LABELS, EPAPER_SIGNALS, PIP_XY, button_label, buttons, uses
 from doodlebox.hardware.power import Budget
 
 W, H = 1900, 1235

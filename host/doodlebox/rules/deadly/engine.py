@@ -23,14 +23,7 @@ from doodlebox.rules.api import CHANCE, TERMINAL, GameConfigError, IllegalAction
 from doodlebox.rules.common import History, Tally
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck
-from doodlebox.rules.deadly.maps import (
-    BIT,
-    OPPOSITE,
-    SIDES,
-    DungeonMap,
-    sides_mask,
-    sides_text,
-)
+from doodlebox.rules.deadly.maps import BIT, OPPOSITE, SIDES, DungeonMap, sides_mask, sides_text
 from doodlebox.rules.deadly.sentences import sentence
 
 EDITION = "deadly"

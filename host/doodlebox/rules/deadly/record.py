@@ -12,28 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from doodlebox.rules.common import (
-    FORMAT,
-    Reader,
-    RecordError,
-    Replay,
-    Violation,
-    load_json,
-)
+from doodlebox.rules.common import FORMAT, Reader, RecordError, Replay, Violation, load_json
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import maps
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck, kind_key
-from doodlebox.rules.deadly.engine import (
-    DONE,
-    Action,
-    Game,
-    IllegalAction,
-    Place,
-    Reveal,
-    State,
-    Trap,
-    refused,
-)
+from doodlebox.rules.deadly.engine import DONE, Action, Game, IllegalAction, Place, Reveal, State, Trap, refused
 from doodlebox.rules.deadly.maps import BIT, DungeonMap
 from doodlebox.rules.deadly.sentences import sentence
 

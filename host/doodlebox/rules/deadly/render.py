@@ -16,16 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from doodlebox.drawing.canvas import (
-    FILL,
-    GRID,
-    INK,
-    LABEL,
-    WHITE,
-    Canvas,
-    text_width,
-    wrap,
-)
+from doodlebox.drawing.canvas import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
 from doodlebox.drawing.png import write_png
 from doodlebox.rules.deadly.engine import score
 from doodlebox.rules.deadly.maps import DungeonMap, E, N, S, W

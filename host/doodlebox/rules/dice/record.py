@@ -10,14 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from doodlebox.rules.common import (
-    FORMAT,
-    Reader,
-    RecordError,
-    Replay,
-    Violation,
-    load_json,
-)
+from doodlebox.rules.common import FORMAT, Reader, RecordError, Replay, Violation, load_json
 from doodlebox.rules.dice import layout as layouts
 from doodlebox.rules.dice.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.dice.layout import PIECES, Layout, LayoutError

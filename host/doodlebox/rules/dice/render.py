@@ -15,16 +15,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from doodlebox.drawing.canvas import (
-    FILL,
-    GRID,
-    INK,
-    LABEL,
-    WHITE,
-    Canvas,
-    text_width,
-    wrap,
-)
+from doodlebox.drawing.canvas import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
 from doodlebox.drawing.png import write_png
 from doodlebox.rules.dice import roads, scoring
 from doodlebox.rules.dice.layout import Layout

@@ -12,13 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from doodlebox.rules.common import (
-    FORMAT,
-    Reader,
-    Replay,
-    Violation,
-    load_json,
-)
+from doodlebox.rules.common import FORMAT, Reader, Replay, Violation, load_json
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
