@@ -1,8 +1,9 @@
 """Random legal play for tests and `make bench` (OpenSpiel's random_sim_test idea), one way for
 every game of the registry: chance by its odds, a random legal action for a player who may
-act. A little flavour per game keeps the games realistic: dice players draw rather than pass,
-Puzzle's star Drawy sometimes sets a subject aside and the timer's times come with the
-drawing minute, Baddy sometimes stops early; Deadly Doodles players act in any order."""
+act. A little flavour per game keeps the games realistic: dice players draw rather than pass
+and mostly circle the highest value they may, Puzzle's star Drawy sometimes sets a subject
+aside and the timer's times come with the drawing minute, Baddy sometimes stops early; Deadly
+Doodles players act in any order."""
 from __future__ import annotations
 
 import random
@@ -37,7 +38,9 @@ def random_action(state: State, rng: random.Random, player: int | None = None):
             return puzzle.DRAWING_RAN
         if ph == puzzle.MISCHIEF and rng.random() < 0.25:
             return puzzle.DONE
-    elif edition != "deadly":  # the dice editions: draw rather than pass, most of the time
+    elif edition != "deadly":  # the dice editions: draw rather than pass, circle the highest value, most of the time
+        if legal[0].kind == "circle":
+            return legal[0] if rng.random() < 0.8 else rng.choice(legal)
         draws = [a for a in legal if a.kind != "pass"]
         if draws and rng.random() < 0.9:
             return rng.choice(draws)

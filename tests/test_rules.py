@@ -190,6 +190,8 @@ def test_skyscraper_two_floors_then_the_road_scores_floors_times_parks():  # R13
     s.apply(Action("floor", 2, 4, 4))     # P1: 4 floors
     rnd(4, 1, 1)
     s.apply(draw(1, 4, 4, "NS"))          # P1: 4 floors x 1 park
+    assert s.legal_actions() == [engine.circle(v) for v in (4, 3, 2, 1)]   # R10: P1 chooses
+    s.apply(engine.circle(4))
     p1 = s.sheets[0].scored[-1]
     assert (p1.track, p1.at, p1.worth, p1.value) == ("skyscraper", (4, 4), 4, 4)
     assert s.sheets[1].struck["skyscraper"] == {4}  # shared track
@@ -213,6 +215,72 @@ def test_circling_takes_the_highest_free_value_and_shared_values_are_struck():  
     assert s._circle(1, "hotel", 7) == 6  # the Frank example
     assert s.sheets[2].struck["hotel"] == {6, 7}
     assert s._circle(2, "hotel", 0) == 0
+
+
+def test_a_lower_value_may_be_circled_and_the_record_says_so():  # R10
+    # City, start faces [2,2,1,1,2]: (1,3) is a house square with 2 houses pre-crossed and the
+    # start road EW. Ann takes die 1 (row 1, column 2): the shop (1,2); EW joins it to (1,3):
+    # 2 crossed houses, so 2 or 1 may be circled. She circles 1. Ben draws on the taxi (3,2).
+    from doodlebox.rules.dice import record, report
+
+    rec = {"format": "doodlebox-record/1", "edition": "city", "players": ["Ann", "Ben"],
+           "start": [2, 2, 1, 1, 2],
+           "rounds": [{"roll": {"column": 2, "white": [1, 3, 4]},
+                       "turns": [{"die": 1, "at": [1, 2], "piece": "EW", "circle": 1},
+                                 {"die": 2, "at": [3, 2], "piece": "NS", "circle": 0}]}]}
+    s = started("city", players=2, faces=(2, 2, 1, 1, 2), roll=(2, [1, 3, 4]))
+    s.apply(draw(1, 1, 2, "EW"))
+    assert (s.phase, s.current_player(), s.legal_actions()) == ("circle", 0, [engine.circle(2), engine.circle(1)])
+    assert s.legal_actions(1) == [] and s.legal_text() == ["circle 2", "circle 1"]
+    for bad, why in ((engine.circle(3), "above what the shop at [1, 2] is worth (2)"),
+                     (draw(2, 3, 2, "NS"), "P1 first circles a value for the shop at [1, 2] (2 or 1)")):
+        with pytest.raises(IllegalAction) as exc:
+            s.apply(bad)
+        assert exc.value.rule == "circle" and why in exc.value.reason and "lower" in exc.value.sentence
+    s.apply(engine.circle(1))
+    assert s.sheets[0].circled["shop"] == [1] and (s.phase, s.current_player()) == ("turn", 1)
+    with pytest.raises(IllegalAction, match="no value to circle now"):
+        s.apply(engine.circle(1))
+
+    rp = record.replay(record.parse(json.loads(json.dumps(rec)), "circle.json"))
+    assert rp.violations == []
+    item = rp.state.sheets[0].scored[0]
+    assert (item.track, item.worth, item.value, item.top) == ("shop", 2, 1, 2)
+    assert "shop at [1, 2], 2 houses: circled 1" in report.sheets_text(rp)
+    assert [str(a) for _, a in rp.state.history][-2:] == ["die 1 at [1, 2] EW", "die 2 at [3, 2] NS"]  # one per turn
+    written = record.from_state(rp.state, ["Ann", "Ben"])
+    assert written["rounds"][0]["turns"] == [{"die": 1, "at": [1, 2], "piece": "EW", "circle": 1},
+                                             {"die": 2, "at": [3, 2], "piece": "NS"}]
+    assert record.from_state(s, ["Ann", "Ben"])["rounds"][0]["turns"][0]["circle"] == 1  # played on the engine
+
+    del rec["rounds"][0]["turns"][0]["circle"]                       # without it, the highest
+    rp = record.replay(record.parse(rec, "circle.json"))
+    assert rp.violations == [] and rp.state.sheets[0].circled["shop"] == [2]
+    assert "circle" not in record.from_state(rp.state, ["Ann", "Ben"])["rounds"][0]["turns"][0]
+
+    rec["rounds"][0]["turns"][0]["circle"] = 3                        # not a value the shop reaches
+    rec["rounds"][0]["turns"][1]["circle"] = 4                        # a taxi circles nothing
+    rp = record.replay(record.parse(rec, "circle.json"))
+    assert [(v.player, v.turn, v.rule) for v in rp.violations] == [(0, 1, "circle"), (1, 2, "circle")]
+    first, second = rp.violations
+    assert first.action == "die 1 at [1, 2] EW, circle 3" and "3 is above" in first.reason
+    assert first.legal == ["circle 2", "circle 1"] and "circles nothing" in second.reason
+    assert rp.state.sheets[0].circled["shop"] == [2]                 # the highest, so the game goes on
+
+    rec["rounds"][0]["turns"][1]["circle"] = -1
+    with pytest.raises(record.RecordError, match=r"rounds\[0\]\.turns\[1\]\.circle: -1 is not between 0 and 99"):
+        record.parse(rec, "circle.json")
+
+
+def test_a_value_another_player_circled_is_crossed_out():  # R10 on a shared track (6x6)
+    s = started("shanghai", players=2, roll=(1, [1, 1, 1]))
+    s._take(1, "hotel", 7)
+    s.pending, s.phase = engine.Pending(0, 0, 7, 0, (3, 4, 5, 6)), "circle"
+    assert s.legal_actions() == [engine.circle(v) for v in (6, 5, 4, 3)]
+    with pytest.raises(IllegalAction, match=r"7 is crossed out: P2 circled it; .* may circle 6, 5, 4 or 3"):
+        s.check(engine.circle(7))
+    s.apply(engine.circle(5))
+    assert s.sheets[1].struck["hotel"] == {5} and s.sheets[0].scored[-1].value == 5
 
 
 def test_bonus_by_circled_value_one_per_shop():  # R11: the rulebook's two examples

@@ -19,15 +19,18 @@ from doodlebox.rules.dice import roads, scoring
 from doodlebox.rules.dice.layout import PIECES, Layout
 from doodlebox.rules.dice.sentences import sentence
 
-START, ROLL, TURN, OVER = "start", "roll", "turn", "over"
+START, ROLL, TURN, CIRCLE, OVER = "start", "roll", "turn", "circle", "over"
+_PLAYS = frozenset(("draw", "house", "floor", "pass"))   # what a player does on a turn (phase TURN)
+SCORING = ("hotel", "shop", "skyscraper")   # the squares scored at the moment of drawing
 
 
 class Action(NamedTuple):
     """What a player does on their turn (or what chance does: `start`, `roll`).
 
     kind: "draw" (piece in a square), "house" (cross a house), "floor" (add a floor to a
-    sky scraper), "pass" (take no die, cross a tree); chance: "start" (die = face),
-    "roll" (die = column die, whites = white dice).
+    sky scraper), "pass" (take no die, cross a tree), "circle" (the value circled for the
+    drawing just made, when more than one was free: ruling R10); chance: "start" (die =
+    face), "roll" (die = column die, whites = white dice).
     `via` is the park (breaker) square the die pointed to, when the drawing went elsewhere.
     """
     kind: str
@@ -37,10 +40,13 @@ class Action(NamedTuple):
     piece: str = ""
     via: tuple[int, int] | None = None
     whites: tuple[int, ...] = ()
+    value: int = 0
 
     def __str__(self) -> str:
         if self.kind == "pass":
             return "pass"
+        if self.kind == "circle":
+            return f"circle {self.value}"
         if self.kind == "start":
             return f"start road face {self.die}"
         if self.kind == "roll":
@@ -53,6 +59,10 @@ class Action(NamedTuple):
 
 def draw(die: int, row: int, col: int, piece: str, via: tuple[int, int] | None = None) -> Action:
     return Action("draw", die, row, col, piece, via)
+
+
+def circle(value: int) -> Action:
+    return Action("circle", value=value)
 
 
 PASS = Action("pass")
@@ -73,6 +83,17 @@ class Scored:
     round: int
     bonus: int = 0        # first-player bonus circled with it
     houses: int = 0       # crossed houses on the road (shops)
+    top: int = 0          # the highest value that could be circled (the default, R10)
+
+
+class Pending(NamedTuple):
+    """A drawing whose value is being chosen (phase CIRCLE): the player, the square, what it
+    is worth, and the free values it reaches, lowest first."""
+    player: int
+    square: int
+    worth: int
+    houses: int
+    free: tuple[int, ...]
 
 
 @dataclass
@@ -143,6 +164,7 @@ class State(api.State[Action]):
         self.taken: list[int] = []  # player who took each white die (index 0 = die 1), -1 if free
         self.start_faces: list[int] = []
         self.ending: list[str] = []  # why the game ends at the end of this round
+        self.pending: Pending | None = None  # the drawing whose value is being chosen (CIRCLE)
         self.shared: dict[str, dict[int, int]] = {t: {} for t in lay.tracks}  # value -> player
         self.bonus_owner: dict[int, int] = {}
         crossed = [sq.precrossed for sq in lay.squares]
@@ -178,6 +200,10 @@ class State(api.State[Action]):
 
     def is_chance_node(self) -> bool:
         return self.phase in (START, ROLL)
+
+    def circle_choices(self) -> list[int]:
+        """The values the player may circle now, highest first ([] outside phase CIRCLE)."""
+        return list(reversed(self.pending.free)) if self.pending is not None else []
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -218,6 +244,10 @@ class State(api.State[Action]):
     def legal_actions(self, player: int | None = None) -> list[Action]:
         if self.phase in (START, ROLL):
             return [a for a, _ in self.chance_outcomes()] if player is None else []
+        if self.phase == CIRCLE:
+            if player is not None and player != self.current_player():
+                return []
+            return [circle(v) for v in self.circle_choices()]
         if self.phase != TURN:
             return []
         p = self.current_player()
@@ -285,17 +315,28 @@ class State(api.State[Action]):
     # -- applying ----------------------------------------------------------------------
     def check(self, action: Action, player: int | None = None) -> None:
         """Raise IllegalAction (with the reason, the rule and what was legal) or return."""
-        ed = self.game.edition
+        g = self.game
+        if self.phase == TURN and action.kind in _PLAYS:   # the common case first (validation's hot path)
+            p = (self.start_player + self.turn) % g.players
+            if (player is None or player == p) and self._allowed(self.sheets[p], action):
+                return
+        ed = g.edition
         if self.phase == OVER:
             raise refused("the game is over", "over", ed)
         if action.kind in ("start", "roll"):
             self._check_chance(action)
+            return
+        if self.phase == CIRCLE:
+            self._check_circle(action, player)
             return
         if self.phase != TURN:
             raise refused(f"the dice must be rolled first ({self.phase})", "order", ed)
         p = self.current_player()
         if player is not None and player != p:
             raise refused(f"it is P{p + 1}'s turn, not P{player + 1}'s", "turn", ed, self.legal_text())
+        if action.kind == "circle":
+            raise refused("there is no value to circle now: circle one right after a drawing that "
+                          "scores, when more than one is free", "circle", ed, self.legal_text())
         sheet = self.sheets[p]
         if self._allowed(sheet, action):
             return
@@ -351,8 +392,49 @@ class State(api.State[Action]):
                     and sheet.floors[i] - g.layout.squares[i].floors < g.layout.extra_floors)
         return a.piece in roads.SIDES
 
+    def _check_circle(self, a: Action, player: int | None) -> None:
+        """In phase CIRCLE: only the circle of a free value up to the drawing's worth (R10)."""
+        pend = self.pending
+        assert pend is not None
+        g = self.game
+        lay = g.layout
+        ed = g.edition
+        p = pend.player
+        if player is not None and player != p:
+            raise refused(f"it is P{p + 1}'s turn, not P{player + 1}'s: P{p + 1} circles a value",
+                          "turn", ed, self.legal_text())
+        if a == circle(a.value) and a.value in pend.free:
+            return
+        r, c = divmod(pend.square, g.n)
+        track = g.kind[pend.square]
+        what = f"the {lay.word(track)} at {[r + 1, c + 1]}"
+        legal = self.legal_text()
+        if a.kind != "circle" or a != circle(a.value):
+            raise refused(f"P{p + 1} first circles a value for {what} ({self._values(pend.free)})",
+                          "circle", ed, legal)
+        v = a.value
+        sheet = self.sheets[p]
+        if v not in lay.tracks[track].values:
+            why = f"{v} is not a value of the {lay.word(track)} track"
+        elif v > pend.worth:
+            why = f"{v} is above what {what} is worth ({pend.worth})"
+        elif v in sheet.circled[track]:
+            why = f"{v} is already circled on P{p + 1}'s {lay.word(track)} track"
+        else:
+            owner = self.shared[track].get(v)
+            why = f"{v} is crossed out" + (f": P{owner + 1} circled it" if owner is not None else "")
+        raise refused(f"{why}; {what} may circle {self._values(pend.free)}", "circle", ed, legal)
+
+    @staticmethod
+    def _values(free: tuple[int, ...]) -> str:
+        """Values highest first, for a person: "7, 6 or 4"."""
+        vs = [str(v) for v in reversed(free)]
+        return vs[0] if len(vs) == 1 else ", ".join(vs[:-1]) + " or " + vs[-1]
+
     def legal_text(self, player: int | None = None) -> list[str]:
         """What the player to act may do, summarised for a person."""
+        if self.phase == CIRCLE:
+            return [str(a) for a in self.legal_actions(player)]
         return self._legal_text(self.legal_actions(player)) if self.phase == TURN else []
 
     def _legal_text(self, legal: list[Action]) -> list[str]:
@@ -490,7 +572,12 @@ class State(api.State[Action]):
             self.phase = TURN
             self._log_add(CHANCE, a)
             return
-        p = self.current_player()
+        if a.kind == "circle":
+            assert self.pending is not None
+            self._log_add(self.pending.player, a)
+            self.settle_circle(a.value)
+            return
+        p = (self.start_player + self.turn) % g.players    # phase TURN: the player to act
         sheet = self._mine(p)
         self._log_add(p, a)
         if a.kind == "pass":
@@ -511,9 +598,27 @@ class State(api.State[Action]):
                 sheet.floors[i] += 1
             else:
                 sheet.pieces[i] = roads.SIDES[a.piece]
-                self._score_drawing(p, i)
+                if g.kind[i] in SCORING and self._score_drawing(p, i):
+                    return     # the player chooses the value first (phase CIRCLE)
         self.turn += 1
         if self.turn == g.players:
+            self._end_round()
+
+    def settle_circle(self, value: int) -> None:
+        """Circle `value` (one of circle_choices()) for the drawing just made, and the turn
+        goes on, without a history entry of its own: a record's replay, where the value belongs
+        to its turn (docs/records.md), so that the replay's history keeps one entry per turn.
+        Played on the engine, the same decision is the action circle(value)."""
+        pend = self.pending
+        assert pend is not None and value in pend.free
+        self.pending = None
+        self.phase = TURN
+        self._score(pend, value)
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turn += 1
+        if self.turn == self.game.players:
             self._end_round()
 
     def _cross_tree(self, sheet: Sheet) -> None:
@@ -535,11 +640,12 @@ class State(api.State[Action]):
         return scoring.score(self)
 
     # -- scoring at the moment of drawing ------------------------------------------------------
-    def _score_drawing(self, p: int, i: int) -> None:
+    def _score_drawing(self, p: int, i: int) -> bool:
+        """Score player p's drawing in square i (a hotel, shop or sky scraper) at once when it
+        reaches one free value or none; with two or more, the player chooses first (phase
+        CIRCLE, ruling R10): True."""
         g = self.game
         kind = g.kind[i]
-        if kind not in ("hotel", "shop", "skyscraper"):
-            return
         sheet = self.sheets[p]
         on_road = roads.road(sheet.pieces, g.nbs, i)
         houses = 0
@@ -550,10 +656,30 @@ class State(api.State[Action]):
             worth = houses
         else:
             worth = sheet.floors[i] * sum(1 for j in on_road if g.kind[j] == "park")
-        value = self._circle(p, kind, worth)
+        used = sheet.circled[kind]
+        struck = sheet.struck[kind]
+        free = tuple(v for v in g.layout.tracks[kind].values if v <= worth and v not in used and v not in struck)
+        pend = Pending(p, i, worth, houses, free)
+        if len(free) >= 2:
+            self.pending = pend
+            self.phase = CIRCLE
+            return True
+        self._score(pend, free[-1] if free else 0)
+        return False
+
+    def _score(self, pend: Pending, value: int) -> None:
+        """The drawing scored with `value` circled (0: none was free): the bonus (R11), the
+        shared tracks, the ending."""
+        g = self.game
+        p, i = pend.player, pend.square
+        kind = g.kind[i]
+        if value:
+            self._take(p, kind, value)
         bonus = self._bonus(p, value) if kind == "shop" and value else 0
         r, c = divmod(i, g.n)
-        sheet.scored.append(Scored(kind, (r + 1, c + 1), worth, value, self.round, bonus, houses))
+        top = pend.free[-1] if pend.free else 0
+        self._mine(p).scored.append(Scored(kind, (r + 1, c + 1), pend.worth, value, self.round, bonus,
+                                           pend.houses, top))
         end = g.layout.end.get(kind)
         if end is not None and value == end and kind not in self.ending:
             self.ending.append(kind)
@@ -564,18 +690,22 @@ class State(api.State[Action]):
         return [v for v in self.game.layout.tracks[track].values if v not in used]
 
     def _circle(self, p: int, track: str, worth: int) -> int:
-        """Circle the highest free value up to `worth` (ruling R10); 0 when none is free."""
+        """Circle the highest free value up to `worth` (the default of ruling R10); 0 when none
+        is free."""
         free = [v for v in self.available(p, track) if v <= worth]
         if not free:
             return 0
-        v = free[-1]
+        self._take(p, track, free[-1])
+        return free[-1]
+
+    def _take(self, p: int, track: str, v: int) -> None:
+        """Player p circles v; on a shared track every other player crosses it out."""
         self._mine(p).circled[track].append(v)
         if self.game.layout.tracks[track].shared:
             self.shared[track][v] = p
             for q in range(self.game.players):
                 if q != p:
                     self._mine(q).struck[track].add(v)
-        return v
 
     def _bonus(self, p: int, value: int) -> int:
         """The highest first-player bonus still free, up to the shop's circled value (R11)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from doodlebox.rules.common import FORMAT, Reader, RecordError, Replay, Violation, load_json
 from doodlebox.rules.dice import layout as layouts
-from doodlebox.rules.dice.engine import Action, Game, IllegalAction, State
+from doodlebox.rules.dice.engine import CIRCLE, SCORING, Action, Game, IllegalAction, State, circle
 from doodlebox.rules.dice.layout import PIECES, Layout, LayoutError
 from doodlebox.rules.dice.sentences import sentence
 
@@ -22,6 +22,7 @@ class Turn:
     place: str            # where in the file, e.g. rounds[2].turns[1]
     action: Action
     player: int | None    # as written in the record, if it says
+    circle: int | None = None   # the value circled, if the record says (ruling R10)
 
 
 @dataclass
@@ -122,15 +123,20 @@ def parse(data: Any, source: str = "record") -> Record:
             player = tn.get("player")
             if player is not None:
                 player = whole(player, tw + ".player", 0, len(players) - 1)
-            for k in tn:
-                if k not in TURN_FIELDS:
-                    raise bad(f"{tw}.{k}", f"unknown field (known: {', '.join(sorted(TURN_FIELDS))})")
+            if not TURN_FIELDS.issuperset(tn):
+                k = next(k for k in tn if k not in TURN_FIELDS)
+                raise bad(f"{tw}.{k}", f"unknown field (known: {', '.join(sorted(TURN_FIELDS))})")
+            circled = tn.get("circle")
+            if circled is not None:
+                circled = whole(circled, tw + ".circle", 0, 99)
             if tn.get("pass") is True:
-                if set(tn) - {"pass", "player"}:
+                if set(tn) - {"pass", "player", "circle"}:
                     raise bad(tw, "a pass takes no die and draws nothing")
-                turns.append(Turn(tw, Action("pass"), player))
+                turns.append(Turn(tw, Action("pass"), player, circled))
                 continue
-            die = whole(tn.get("die"), tw + ".die", 1, 99)
+            die = tn.get("die")
+            if type(die) is not int or not 1 <= die <= 99:   # (the common case without a call)
+                die = whole(die, tw + ".die", 1, 99)
             at = _square(tn.get("at"), tw + ".at", lay.size, bad)
             via = _square(tn["park"], tw + ".park", lay.size, bad) if "park" in tn else None
             if tn.get("floor") is True:
@@ -143,12 +149,12 @@ def parse(data: Any, source: str = "record") -> Record:
                     raise bad(tw + ".piece", f"{tn['piece']!r} is not a piece ({', '.join(PIECES)})")
             else:
                 kind = "house"
-            turns.append(Turn(tw, Action(kind, die, at[0], at[1], tn.get("piece", ""), via), player))
+            turns.append(Turn(tw, Action(kind, die, at[0], at[1], tn.get("piece", ""), via), player, circled))
         rounds.append(Round(w, column, white_t, turns))
     return Record(source, edition, variant, list(players), lay, start, rounds)
 
 
-TURN_FIELDS = frozenset(("player", "die", "at", "piece", "floor", "park", "pass"))
+TURN_FIELDS = frozenset(("player", "die", "at", "piece", "floor", "park", "pass", "circle"))
 
 
 def _square(v: Any, where: str, size: int, bad) -> tuple[int, int]:
@@ -183,15 +189,19 @@ def replay(rec: Record) -> Replay:
                 violations.append(Violation(rn, -1, tn, turn.place, _show(turn.action), "turn",
                                             f"every player has already acted in round {rn}", sentence("turn", ed)))
                 break
-            p = state.current_player()
             try:
                 state.check(turn.action, turn.player)
             except IllegalAction as exc:
-                violations.append(Violation(rn, p, tn, turn.place, _show(turn.action), exc.rule, exc.reason,
-                                            exc.sentence, exc.legal))
+                violations.append(Violation(rn, state.current_player(), tn, turn.place, _show(turn.action), exc.rule,
+                                            exc.reason, exc.sentence, exc.legal))
                 _skip(state)
                 continue
+            p = state.current_player() if turn.circle is not None else -1
             state.apply_unchecked(turn.action)
+            if state.phase == CIRCLE:
+                _circle(state, rn, tn, turn, violations)
+            elif turn.circle is not None:
+                _no_choice(state, rn, tn, turn, p, violations)
         if state.phase == "turn":
             missing = rec.game().players - state.turn
             if rn < len(rec.rounds):
@@ -202,6 +212,46 @@ def replay(rec: Record) -> Replay:
                     _skip(state)
     finished = state.is_terminal()
     return Replay(rec, state, violations, finished)
+
+
+def _circle(state: State, rn: int, tn: int, turn: Turn, violations: list[Violation]) -> None:
+    """The value circled for the drawing just made, which reaches several (R10): the record's,
+    else the highest. A value the drawing may not circle is a violation, and the highest is
+    circled instead so that the rest of the game is still checked. The value is part of its
+    turn: the replay's history holds one entry per roll and per turn."""
+    choices = state.circle_choices()
+    v = choices[0] if turn.circle is None else turn.circle
+    if v not in choices:
+        p = state.current_player()
+        try:
+            state.check(circle(v))
+        except IllegalAction as exc:
+            violations.append(Violation(rn, p, tn, turn.place, f"{turn.action}, circle {v}", exc.rule, exc.reason,
+                                        exc.sentence, exc.legal))
+        v = choices[0]
+    state.settle_circle(v)
+
+
+def _no_choice(state: State, rn: int, tn: int, turn: Turn, p: int, violations: list[Violation]) -> None:
+    """A "circle" on a turn that had no value to choose: fine when it says what was circled (0
+    for nothing), else a violation."""
+    a = turn.action
+    g = state.game
+    scored = a.kind == "draw" and g.kind[(a.row - 1) * g.n + a.col - 1] in SCORING
+    got = state.sheets[p].scored[-1].value if scored else 0
+    if turn.circle == got:
+        return
+    lay = g.layout
+    if not scored:
+        why = f"this turn circles nothing (it scores no {lay.word('hotel')}, {lay.word('shop')} or " \
+              f"{lay.word('skyscraper')})"
+    elif got:
+        why = f"the drawing could circle only {got}"
+    else:
+        why = "no value was free for the drawing: nothing is circled"
+    violations.append(Violation(rn, p, tn, turn.place, f"{a}, circle {turn.circle}", "circle",
+                                f"{why}; the record says {turn.circle}", sentence("circle", g.edition),
+                                [f"circle {got}" if got else "no \"circle\" (or 0)"]))
 
 
 def _skip(state: State) -> None:
@@ -220,19 +270,29 @@ def from_state(state: State, players: list[str]) -> dict:
     g = state.game
     start: list[int] = []
     rounds: list[dict] = []
-    for _who, a in state.history:
+    scored = [0] * g.players   # each player's drawings scored so far: their sheet's scored items in order
+    for who, a in state.history:
         if a.kind == "start":
             start.append(a.die)
         elif a.kind == "roll":
             rounds.append({"roll": {"column": a.die, "white": list(a.whites)}, "turns": []})
         elif a.kind == "pass":
             rounds[-1]["turns"].append({"pass": True})
+        elif a.kind == "circle":
+            pass     # written with its drawing, below
         else:
             t: dict[str, Any] = {"die": a.die, "at": [a.row, a.col]}
             if a.via is not None:
                 t["park"] = list(a.via)
             if a.kind == "draw":
                 t["piece"] = a.piece
+                if g.kind[(a.row - 1) * g.n + a.col - 1] in SCORING:
+                    items = state.sheets[who].scored
+                    if scored[who] < len(items):   # (not while its value is still being chosen)
+                        item = items[scored[who]]
+                        if item.value != item.top:
+                            t["circle"] = item.value
+                    scored[who] += 1
             elif a.kind == "floor":
                 t["floor"] = True
             rounds[-1]["turns"].append(t)

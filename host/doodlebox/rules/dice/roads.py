@@ -1,13 +1,18 @@
 """Road pieces and roads: which squares one road joins (docs/layouts.md, Pieces)."""
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
 N, E, S, W = 1, 2, 4, 8
 SIDES = {"NS": N | S, "EW": E | W, "NE": N | E, "ES": E | S, "SW": S | W, "NW": N | W}
 NAMES = {v: k for k, v in SIDES.items()}
 
 
-def neighbours(size: int) -> list[tuple[tuple[int, int], ...]]:
-    """For each square index, ((side, other index), ...) for the squares next to it."""
+@functools.cache
+def neighbours(size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each square index, ((side, other index), ...) for the squares next to it (made
+    once per size: every game of an edition shares it)."""
     out = []
     for i in range(size * size):
         r, c = divmod(i, size)
@@ -21,13 +26,13 @@ def neighbours(size: int) -> list[tuple[tuple[int, int], ...]]:
         if c > 0:
             nb.append((W, i - 1))
         out.append(tuple(nb))
-    return out
+    return tuple(out)
 
 
 OPPOSITE = {N: S, S: N, E: W, W: E}
 
 
-def road(pieces: list[int], nbs: list[tuple[tuple[int, int], ...]], start: int) -> list[int]:
+def road(pieces: list[int], nbs: Sequence[tuple[tuple[int, int], ...]], start: int) -> list[int]:
     """The squares on the road through square `start` (itself included; [] if it has no piece).
 
     A road is open or a loop; its length is the number of squares (ruling R12)."""
@@ -45,7 +50,7 @@ def road(pieces: list[int], nbs: list[tuple[tuple[int, int], ...]], start: int) 
     return sorted(seen)
 
 
-def roads(pieces: list[int], nbs: list[tuple[tuple[int, int], ...]]) -> list[list[int]]:
+def roads(pieces: list[int], nbs: Sequence[tuple[tuple[int, int], ...]]) -> list[list[int]]:
     """Every road on a sheet."""
     done: set[int] = set()
     out = []

@@ -112,9 +112,34 @@ _S: dict[str, dict[str, str]] = {
 }
 
 
+# The decision after a drawing that reaches several values (ruling R10: Action "circle"). Kept
+# apart from _S because tests/test_golden_violations.py ties every id of _S to its hand-worked
+# golden records, which were written before this rule; the rule is tested in tests/test_rules.py
+# (test_a_lower_value_may_be_circled_and_the_record_says_so).
+_DECISIONS: dict[str, dict[str, str]] = {
+    "circle": {
+        "city": "If this number is equal to, or above, an available hotel score, circle that score ... "
+                "each score may only be used once. ... Circle this number (or an available lower number) in the "
+                "shop scoring section. (ruling R10)",
+        "suzhou": "If this number is equal to, or above, an available hotel score, circle that score ... "
+                  "each score may only be used once. ... Circle this number (or an available lower number) in "
+                  "the shop scoring section. (ruling R10)",
+        "shanghai": "Count the number of road segments of the road passing through the hotel, and circle this value "
+                    "(or any lower available number) in the hotel scoring section ... All other players must "
+                    "cross out this value on their sheets. (ruling R10)",
+        "treasures": "If this number is equal to or greater than one of the available numbers (i.e., not yet "
+                     "circled) in the Monster Score zone, circle that number ... Circle that number (or a lower "
+                     "available number) in the Treasure Islands Score zone of your Sheet. (ruling R10)",
+        "monsters": "If this number is equal to or greater than one of the available numbers (i.e., neither "
+                    "checked off nor circled) in the Monster Score zone, circle that number ... Each value can "
+                    "earn Gold Coins only once, across all players combined. (ruling R10)",
+    },
+}
+
+
 def sentence(rule: str, edition: str) -> str:
     """The rulebook sentence for `rule` in `edition`: the edition's own, else its rulebook's
     (china, islands), else City's wording."""
-    texts = _S.get(rule, {})
+    texts = _S.get(rule) or _DECISIONS.get(rule, {})
     fam = FAMILY.get(edition, "city")
     return texts.get(edition) or texts.get(fam) or texts.get("city") or next(iter(texts.values()), "")
