@@ -1,38 +1,32 @@
-"""A scripted table of players for `make demo` and the end-to-end tests.
+"""A table of players for `doodlebox demo`, the end-to-end tests and `make bench`.
 
-It presses the console's buttons as players would. To choose a legal die it keeps a mirror
-of the game built from the events the host stored, using the firmware's own round flow
-(firmware/doodle/city.py) under CPython; every event the console sends is checked against
-the event the mirror produces for the same action.
+It plays a whole game of a dice edition on a console by pressing its buttons as people would.
+Each move is a legal action of the PC's rules engine (chosen at random, drawing rather than
+passing), pressed as host/doodlebox/table.py says; the engine follows the console's own dice.
+Every event the console sends is checked against the engine as it arrives: a claim must say
+what the engine did, a refusal must come where the engine refuses, and the end must come
+when and why the engine ends the game. The console's own final totals (its `end` event) are
+compared with the engine's at the end.
 """
 from __future__ import annotations
 
+import json
 import queue
 import random
-import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
 
-from doodlebox import paths
+from doodlebox import table
 from doodlebox.errors import DoodleboxError
+from doodlebox.rules.dice.engine import PASS, Action, State
+from doodlebox.rules.games import find_game
 
-
-def _core():
-    fw = str(paths.firmware())
-    if fw not in sys.path:
-        sys.path.insert(0, fw)
-    from doodle import city  # type: ignore[import-not-found]
-    from doodle.layouts import LAYOUTS  # type: ignore[import-not-found]
-
-    return city, LAYOUTS
-
+EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")   # the lobby's order (D0)
+SIX_BY_SIX = ("shanghai", "monsters")
 
 # How a scripted player presses, like a person: held 150 ms, the next press 300 ms later.
-# The firmware counts a level once it has held for 30 ms across two polls, so a press of
-# H ms is seen for sure while the loop polls at least every (H - 30) / 2 ms: 60 ms here. In
-# the VM the loop polls every 5 ms typically and up to ~40 ms during a collection (make bench
-# measures it); the release before the next press needs the same.
+# The firmware counts a level once it has held for 30 ms across two polls (board/buttons.py).
 PRESS_MS = 150
 PRESS_GAP_S = 0.3
 
@@ -42,19 +36,25 @@ class BotError(DoodleboxError):
 
 
 class Table:
+    """`press(name)` presses a console button; `events` is the queue of events the host stores
+    (runner.LinkThread.events). `lobby` is the lobby's choice when the bot comes to it:
+    (edition, players, More control), the console's defaults unless told."""
+
     def __init__(self, press: Callable[[str], None], events: queue.Queue[dict], seed: int = 7,
-                 timeout: float = 20.0, show: Callable[[dict], None] = lambda e: None):
-        self.city, self.layouts = _core()
+                 timeout: float = 20.0, show: Callable[[dict], None] = lambda e: None,
+                 lobby: tuple[str, int, bool] = ("city", 3, False)):
         self.press = press
         self.events = events
         self.rng = random.Random(seed)
         self.timeout = timeout
         self.show = show
-        self.mirror: Any = None  # the firmware core's Game, once the console has begun one
-        self._expect: list[dict] = []
+        self.lobby = lobby
         self.seen: list[dict] = []
         self.refusals = 0
+        self.state: State | None = None
+        self.final: dict | None = None    # the console's end event
 
+    # -- events -----------------------------------------------------------------------------
     def _next_event(self) -> dict:
         try:
             e = self.events.get(timeout=self.timeout)
@@ -64,89 +64,140 @@ class Table:
         self.show(e)
         return e
 
-    def _await(self, kind: str) -> dict:
-        while True:
-            e = self._next_event()
-            if self._expect:
-                want = self._expect.pop(0)
-                if want != e:
-                    raise BotError(f"console sent {e}, the rules say {want}")
-            if e.get("k") == kind:
-                return e
+    def _await(self, *kinds: str) -> dict:
+        """The next event of one of `kinds`; a refusal or anything else first is an error."""
+        e = self._next_event()
+        if e.get("k") not in kinds:
+            raise BotError(f"the console sent {e}; the rules expected a {' or '.join(kinds)}")
+        return e
 
-    def play_game(self, players: int = 3, variant: str = "", refuse_once: bool = True,
-                  stop_after_round: int | None = None, back_to_lobby: bool = True) -> list[dict]:
-        city = self.city
-        self.press(f"D{players}")
-        if variant == "control":
+    # -- the lobby --------------------------------------------------------------------------
+    def _choose_in_lobby(self, edition: str, players: int, control: bool) -> None:
+        ed, n, ctl = self.lobby
+        steps = (EDITIONS.index(edition) - EDITIONS.index(ed)) % len(EDITIONS)
+        for _ in range(steps):
+            self.press("D0")
+        if steps and edition in SIX_BY_SIX:     # the console drops More control there, solo too
+            ctl, n = False, max(n, 2)
+        if n != players:
+            self.press(f"D{players}")
+        if ctl != control:
             self.press("PASS")
+
+    # -- a game -----------------------------------------------------------------------------
+    def play_game(self, edition: str = "city", players: int = 3, control: bool = False,
+                  refuse_once: bool = True, stop_after_round: int | None = None,
+                  back_to_lobby: bool = True) -> list[dict]:
+        """Play one game to its end (or until `stop_after_round`); returns the events seen."""
+        game = find_game(edition)
+        variant = "control" if control else ""
+        state = game.new_game(players, variant).new_state()
+        assert isinstance(state, State)
+        self.state = state
+        self._choose_in_lobby(edition, players, control)
         self.press("ROLL")
         g = self._await("game")
-        self.mirror = city.Game(self.layouts["city"], players, variant, g["g"], self.rng.randrange, self._expect.append)
-        self._expect.clear()
-        m = self.mirror
-        while m.phase == city.SETUP:
-            self.press("ROLL")
-            e = self._await("start")
-            m.roll(e["d"], ())
-            self._check(e)
+        want = {"ed": edition, "n": players,
+                "var": ("solo+control" if control else "solo") if players == 1 else variant}
+        if {k: g.get(k) for k in want} != want:
+            raise BotError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
+        self.lobby = (edition, players, control)
         refused = not refuse_once
-        while m.phase != city.OVER:
-            if stop_after_round is not None and m.phase == city.READY and m.round >= stop_after_round:
+        while not state.is_terminal():
+            if stop_after_round is not None and state.phase == "roll" and state.round >= stop_after_round:
                 return self.seen
-            if m.phase == city.READY:
-                self.press("ROLL")
-                e = self._await("roll")
-                m.roll(e["c"], e["w"])
-                self._check(e)
+            if state.is_chance_node():
+                self._chance(state)
                 continue
-            p = m.current()
-            if not refused and m.round >= 2 and m.turn == 1:
-                taken = [i for i in range(1, m.whites + 1) if m.taken[i] >= 0]
-                self.press(f"D{taken[0]}")
-                m.take(taken[0])
-                self._await("refuse")
-                self.refusals += 1
+            if not refused and state.phase == "turn" and state.round >= 2 and self._refuse(state):
                 refused = True
-                continue
-            legal = [i for i in range(1, m.whites + 1) if m.fits(p, i) is None]
-            if not legal:
-                self.press("PASS")
-                m.pass_turn()
-                self._await("tree")
-                continue
-            i = self.rng.choice(legal)
-            self.press(f"D{i}")
-            m.take(i)
-            while m.phase == city.CHOOSE:
-                n = self._pick(m)
-                self.press(f"D{n}")
-                m.choose(n)
-            self._await("claim")
-        self._await("end")
+            self._turn(state, self._choose(state))
+        end = self._await("end")
+        self.final = end
+        if end.get("why") != state.ending[0] or end.get("r") != state.round:
+            raise BotError(f"the console ended the game with {end}; the rules end it after round "
+                           f"{state.round}: {', '.join(state.ending)}")
+        if end.get("p") != state.scores():
+            raise BotError(f"the console's totals {end.get('p')} are not the rules' {state.scores()}")
         if back_to_lobby:
             self.press("ROLL")
         return self.seen
 
-    def _check(self, e: dict) -> None:
-        want = self._expect.pop() if self._expect else None
-        if want != e:
-            raise BotError(f"console sent {e}, the rules say {want}")
+    def _chance(self, state: State) -> None:
+        self.press("ROLL")
+        e = self._await("start", "roll")
+        if e["k"] == "start":
+            state.apply(Action("start", e["d"]))
+        else:
+            state.apply(Action("roll", e["c"], whites=tuple(e["w"])))
 
-    def _pick(self, m) -> int:
-        sheet = m.sheets[m.current()]
-        if m.choosing() == "row":
-            if m.column != 6:
-                rows = sheet.free_in_col(m.column)
-            else:
-                rows = [r for r in range(1, sheet.size + 1) if sheet.free_in_row(r)]
-            return self.rng.choice(rows)
-        return self.rng.choice(sheet.free_in_row(m.pick_row))
+    def _choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        rng = self.rng
+        if state.phase == "circle":           # most players circle the highest (R10)
+            return legal[0] if rng.random() < 0.8 else rng.choice(legal)
+        draws = [a for a in legal if a.kind != "pass"]
+        floors = [a for a in draws if a.kind == "floor"]
+        if floors and rng.random() < 0.3:
+            return rng.choice(floors)
+        if draws and (PASS not in legal or rng.random() < 0.9):
+            return rng.choice(draws)
+        return PASS
+
+    def _refuse(self, state: State) -> bool:
+        """Press a die the rules do not allow now (once a game): the console must refuse it."""
+        legal = {a.die for a in state.legal_actions() if a.kind != "pass"}
+        bad = [d for d in range(1, state.game.whites + 1) if d not in legal]
+        if not bad:
+            return False
+        self.press(f"D{self.rng.choice(bad)}")
+        self._await("refuse")
+        self.refusals += 1
+        return True
+
+    def _turn(self, state: State, action: Action) -> None:
+        fields = table.claim_fields(state, action) if action.kind not in ("pass", "circle") else None
+        if action.kind == "circle":
+            fields = self._pending
+        for name in table.presses(state, action):
+            self.press(name)
+        state.apply(action)
+        if state.phase == "circle":            # the value is asked next: no event yet (C5)
+            self._pending = fields
+            return
+        if action.kind == "pass":
+            e = self._await("tree")
+            if e.get("p") != state.history[-1][0]:
+                raise BotError(f"the console logged {e} for P{state.history[-1][0] + 1}'s tree")
+            return
+        e = self._await("claim")
+        assert fields is not None
+        if {k: e.get(k) for k in fields} != fields or any(k in e and k not in fields for k in ("pc", "fl", "via")):
+            raise BotError(f"the console logged {e}; the rules' move was {fields}")
+        scored = state.sheets[fields["p"]].scored
+        value = scored[-1].value if scored and scored[-1].round == fields["r"] and list(scored[-1].at) == [
+            fields["row"], fields["col"]] else 0
+        if e.get("v") != value:
+            raise BotError(f"the console circled {e.get('v')}, the rules {value}: {e}")
+
+    _pending: dict | None = None
 
 
-def play_on_console(vc, db, players: int = 3, seed: int = 7, show: Callable[[dict], None] = lambda e: None,
-                    on_note: Callable[[str], None] = lambda t: None, press_ms: float = PRESS_MS,
-                    gap_s: float = PRESS_GAP_S):
+def lobby_of(flash: Path) -> tuple[str, int, bool]:
+    """The lobby's choice a console remembers in its flash folder (the virtual console's)."""
+    try:
+        s = json.loads((flash / "settings.json").read_text())
+        edition = s["game"] if s.get("game") in EDITIONS else "city"
+        players = s["players"] if s.get("players") in (1, 2, 3, 4, 5) else 3
+        control = s.get("control") is True and edition not in SIX_BY_SIX
+        return edition, max(players, 2) if edition in SIX_BY_SIX else players, control
+    except (OSError, ValueError, KeyError, TypeError):
+        return "city", 3, False
+
+
+def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bool = False, seed: int = 7,
+                    show: Callable[[dict], None] = lambda e: None, on_note: Callable[[str], None] = lambda t: None,
+                    press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S):
     """Log a virtual console into `db` (a LinkThread) and play one whole game on it.
 
     Returns (table, link counts). Raises BotError when the console misbehaves or goes quiet.
@@ -162,10 +213,10 @@ def play_on_console(vc, db, players: int = 3, seed: int = 7, show: Callable[[dic
             vc.press(name, press_ms)
             time.sleep(gap_s)
 
-        table = Table(press, link.events, seed=seed, show=show)
-        table.play_game(players=players, back_to_lobby=False)  # the panel keeps the final screen
-        time.sleep(1.5)  # the last acks land, and the panel's once-a-second redraw shows them
+        t = Table(press, link.events, seed=seed, show=show, lobby=lobby_of(Path(vc.flash)))
+        t.play_game(edition, players, control, back_to_lobby=False)  # the panel keeps the final screen
+        time.sleep(1.5)  # the last acks land, and the panel shows the PC's final scores
         assert link.link is not None
-        return table, dict(link.link.counts)
+        return t, dict(link.link.counts)
     finally:
         link.stop()

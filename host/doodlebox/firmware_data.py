@@ -1,8 +1,8 @@
 """Generate the firmware's data modules from the project's data files.
 
 `firmware/board/pins.py` comes from `hardware/pins.json` (its LED cap from the power budget in
-`hardware/parts.json`, see `doodlebox.hardware.power`) and `firmware/doodle/layouts.py` from
-`host/doodlebox/layouts/*.json`, so the pins and the sheets have one source of truth.
+`hardware/parts.json`, see `doodlebox.hardware.power`) and `firmware/doodle/ed_<edition>.py`
+from `host/doodlebox/layouts/*.json`, so the pins and the sheets have one source of truth.
 Run `python -m doodlebox.firmware_data` (or `make firmware-data`); `--check` exits 1 when a
 generated file is out of date.
 """
@@ -47,32 +47,73 @@ def pins_module(pins: dict, parts: dict | None = None) -> str:
     return "".join(lines)
 
 
-def layouts_module(layout_dir: Path | None = None) -> str:
-    """The console's view of the 5x5 sheets: what it needs to refuse a die (R2, R5)."""
-    out = [HEADER.format(src="host/doodlebox/layouts/*.json")]
-    out.append("# edition: (size, trees, start squares, house squares with available houses)\n")
-    out.append("LAYOUTS = {\n")
-    for path in sorted((layout_dir or paths.layouts()).glob("*.json")):
-        lay = json.loads(path.read_text())
-        if lay.get("ruleset") != "5x5":
-            continue  # the console plays the 5x5 editions' dice rounds (docs/rulings.md)
-        squares = sorted(lay["squares"], key=lambda sq: sq["at"][1])
-        start = tuple(tuple(sq["at"]) for sq in squares if sq.get("start"))
-        houses = tuple(
-            (sq["at"][0], sq["at"][1], sq["houses"] - sq["precrossed"])
-            for sq in lay["squares"] if sq["kind"] == "house"
-        )
-        out.append("    %r: (%d, %d, %r, %r),\n" % (lay["edition"], lay["size"], lay["trees"], start, houses))
-    out.append("}\n")
-    return "".join(out)
+# the console's kind codes (firmware/doodle/sheet.py): the layouts' kinds in this order
+KIND_CODES = ("plain", "house", "hotel", "shop", "taxi", "bus", "skyscraper", "park")
+SHORT = {"city": "City", "suzhou": "Suzhou", "treasures": "Treasures", "shanghai": "Shanghai",
+         "monsters": "Monsters"}
+WORDS = ("road", "hotel", "shop", "skyscraper", "floor", "park", "tree", "trees", "barrel")
+
+
+def edition_module(path: Path) -> str:
+    """firmware/doodle/ed_<edition>.py: what the console needs of one edition's sheet, from the
+    same layout file as the PC's engine (docs/layouts.md), in compact form."""
+    from doodlebox.rules.dice import layout
+
+    lay = layout.load(path)
+    n = lay.size
+    code = {k: i for i, k in enumerate(KIND_CODES)}
+    sq = lay.squares
+
+    def b(values) -> str:
+        return repr(bytes(values))
+
+    tracks = tuple((t, code[t], tuple(tr.values), tr.shared) for t, tr in lay.tracks.items())
+    groups = tuple((tuple(code[k] for k in g.kinds), tuple(g.points[k] for k in g.kinds)) for g in lay.groups)
+    floor = lay.names.get("floors", "floors")
+    words = {w: lay.word(w) for w in WORDS}
+    words["floor"] = floor[:-1] if floor.endswith("s") else floor
+    lines = [HEADER.format(src=f"host/doodlebox/layouts/{path.name}"),
+             f"# {lay.name}: the sheet as the console needs it (docs/console.md). Squares row-major.\n",
+             f"EDITION = {lay.edition!r}\n",
+             f"NAME = {lay.name!r}\n",
+             f"SHORT = {SHORT.get(lay.edition, lay.edition[:10])!r}\n",
+             f"SIZE = {n}\n",
+             f"JOKERS = {lay.jokers}  # 5x5 rules: a 6 frees the row or column; else 6x6: a free pass\n",
+             f"LEGEND = {tuple(lay.legend[f] for f in range(1, 7))!r}  # the piece of each die face\n",
+             f"TREES = {lay.trees}\n",
+             f"TREE_POINTS = {lay.tree_points}\n",
+             f"BARRELS = {lay.barrels}\n",
+             f"PARK = {({None: 0, 'row': 1, 'any': 2})[lay.park]}"
+             "  # a die on a park: 0 nothing, 1 its row (a tree), 2 any square (a barrel)\n",
+             f"EXTRA_FLOORS = {lay.extra_floors}\n",
+             f"KINDS = {b(code[s.kind] for s in sq)}  # {', '.join(f'{i} {k}' for i, k in enumerate(KIND_CODES))}\n",
+             f"HOUSES = {b(s.houses for s in sq)}\n",
+             f"CROSSED = {b(s.precrossed for s in sq)}\n",
+             f"FLOORS = {b(s.floors for s in sq)}\n",
+             f"START = {b(s.row for s in lay.starts())}  # the start square's row in each column\n",
+             f"TRACKS = {tracks!r}  # (name, kind, values, shared)\n",
+             f"BONUSES = {tuple(lay.bonuses)!r}\n",
+             f"GROUPS = {groups!r}  # (kinds, points of each)\n",
+             f"END = {tuple((code[k], v) for k, v in lay.end.items())!r}  # (kind, value): circling it ends the game\n",
+             f"RANKS = {tuple(tuple(r) for r in lay.solo.ranks) if lay.solo else ()!r}\n",
+             f"WORDS = {words!r}\n"]
+    return "".join(lines)
+
+
+def edition_files(layout_dir: Path | None = None) -> dict[str, Path]:
+    """edition -> its default layout file, for the dice editions the console plays."""
+    from doodlebox.rules.dice import layout
+
+    base = layout_dir or paths.layouts()
+    return {ed: base / name for ed, name in layout.DEFAULT_FILES.items()}
 
 
 def targets() -> dict[Path, str]:
     fw = paths.firmware()
-    return {
-        fw / "board" / "pins.py": pins_module(load_pins()),
-        fw / "doodle" / "layouts.py": layouts_module(),
-    }
+    out = {fw / "board" / "pins.py": pins_module(load_pins())}
+    for ed, path in edition_files().items():
+        out[fw / "doodle" / f"ed_{ed}.py"] = edition_module(path)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,10 +1,12 @@
 # The scripted game through the firmware core; runs under CPython and in the VM.
-# Prints one JSON line per frame the console sends, then "heap <peak alloc> <min free>".
+# sys.argv[1:] = edition, players. Prints one JSON line per frame the console sends, then
+# "heap <peak alloc> <min free>".
 import gc
 import sys
 
-from city_script import rand, steps
+from table_script import rand, steps
 
+from doodle import link
 from doodle.app import App
 
 mem = getattr(gc, "mem_alloc", None)
@@ -27,7 +29,7 @@ def press(name):
 
 
 # Module-level loop: garbage is collected here, between presses (docs/virtual-console.md).
-script = steps(app, now)
+script = steps(app, now, sys.argv[1], int(sys.argv[2]))
 while True:
     name = next(script, None)
     if name is None:
@@ -35,6 +37,13 @@ while True:
     press(name)
     if mem:
         gc.collect()
+# the last events: sent and acknowledged, eight at a time (the journal's window)
+while app.journal.held():
+    now[0] += 150
+    app.tick(now[0])
+    out.append(app.serial_out())
+    first = app.journal.first()
+    app.serial_in(link.encode({"t": "ack", "boot": 1, "s": first + min(app.journal.held(), 8) - 1}), now[0])
 for chunk in out:
     sys.stdout.write(chunk.decode())
 print("heap", peak[0], peak[1])

@@ -1,0 +1,24 @@
+# Generated from host/doodlebox/layouts/doodle-china-shanghai.json by `make firmware-data`; do not edit.
+# Doodle China: Shanghai: the sheet as the console needs it (docs/console.md). Squares row-major.
+EDITION = 'shanghai'
+NAME = 'Doodle China: Shanghai'
+SHORT = 'Shanghai'
+SIZE = 6
+JOKERS = False  # 5x5 rules: a 6 frees the row or column; else 6x6: a free pass
+LEGEND = ('EW', 'NS', 'NE', 'ES', 'SW', 'NW')  # the piece of each die face
+TREES = 12
+TREE_POINTS = 7
+BARRELS = 0
+PARK = 1  # a die on a park: 0 nothing, 1 its row (a tree), 2 any square (a barrel)
+EXTRA_FLOORS = 2
+KINDS = b'\x02\x04\x05\x07\x00\x06\x05\x07\x06\x00\x02\x04\x04\x00\x02\x00\x05\x07\x07\x00\x04\x06\x00\x05\x00\x02\x00\x04\x07\x00\x06\x05\x07\x00\x04\x02'  # 0 plain, 1 house, 2 hotel, 3 shop, 4 taxi, 5 bus, 6 skyscraper, 7 park
+HOUSES = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+CROSSED = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+FLOORS = b'\x00\x00\x00\x00\x00\x02\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00'
+START = b'\x04\x02\x06\x01\x05\x03'  # the start square's row in each column
+TRACKS = (('hotel', 2, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18), True), ('skyscraper', 6, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18), True))  # (name, kind, values, shared)
+BONUSES = ()
+GROUPS = (((4,), (3,)), ((5,), (5,)))  # (kinds, points of each)
+END = ((2, 18), (6, 18))  # (kind, value): circling it ends the game
+RANKS = ()
+WORDS = {'road': 'road', 'hotel': 'hotel', 'shop': 'shop', 'skyscraper': 'sky scraper', 'floor': 'floor', 'park': 'park', 'tree': 'tree', 'trees': 'trees', 'barrel': 'barrel'}

@@ -1,0 +1,24 @@
+# Generated from host/doodlebox/layouts/doodle-islands-treasures.json by `make firmware-data`; do not edit.
+# Doodle Islands: Sea of Treasures: the sheet as the console needs it (docs/console.md). Squares row-major.
+EDITION = 'treasures'
+NAME = 'Doodle Islands: Sea of Treasures'
+SHORT = 'Treasures'
+SIZE = 5
+JOKERS = True  # 5x5 rules: a 6 frees the row or column; else 6x6: a free pass
+LEGEND = ('EW', 'NS', 'NE', 'ES', 'SW', 'NW')  # the piece of each die face
+TREES = 10
+TREE_POINTS = 4
+BARRELS = 0
+PARK = 0  # a die on a park: 0 nothing, 1 its row (a tree), 2 any square (a barrel)
+EXTRA_FLOORS = 0
+KINDS = b'\x02\x04\x01\x00\x04\x03\x03\x04\x02\x01\x01\x02\x03\x03\x00\x04\x03\x00\x01\x03\x00\x01\x03\x04\x02'  # 0 plain, 1 house, 2 hotel, 3 shop, 4 taxi, 5 bus, 6 skyscraper, 7 park
+HOUSES = b'\x00\x00\x04\x00\x00\x00\x00\x00\x00\x03\x04\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00\x04\x00\x00\x00'
+CROSSED = b'\x00\x00\x02\x00\x00\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x02\x00\x00\x00'
+FLOORS = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+START = b'\x03\x05\x01\x04\x02'  # the start square's row in each column
+TRACKS = (('hotel', 2, (3, 4, 5, 6, 7, 8, 9, 10, 12, 15), False), ('shop', 3, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10), False))  # (name, kind, values, shared)
+BONUSES = (3, 5, 7, 10)
+GROUPS = (((4,), (4,)),)  # (kinds, points of each)
+END = ((2, 15), (3, 10))  # (kind, value): circling it ends the game
+RANKS = ((0, 'None, try again!'), (30, 'Cabin Boy'), (50, 'Sea Wolf'), (70, 'Quartermaster'), (90, 'Captain'), (105, 'Admiral'), (120, 'King or Queen of the Pirates'))
+WORDS = {'road': 'route', 'hotel': 'monster', 'shop': 'treasure island', 'skyscraper': 'skyscraper', 'floor': 'floor', 'park': 'park', 'tree': 'bottle', 'trees': 'bottles', 'barrel': 'barrel'}

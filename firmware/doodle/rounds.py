@@ -1,0 +1,374 @@
+# doodlebox dice rounds, every dice edition: start roads, ROLL, each player's turn entered with
+# the buttons (die, square, piece or floor, value circled), trees, endings. docs/console.md;
+# the rules as the PC's engine (host/doodlebox/rules/dice/engine.py) reads them, docs/rulings.md.
+from doodle.sheet import HOUSE, PARK, SHOP, SIDES, SKYSCRAPER, Sheet
+
+SETUP = 0     # rolling the start roads column by column
+READY = 1     # waiting for the start player to press ROLL
+CLAIM = 2     # the current player takes a white die (or PASS)
+ROW = 3       # the die leaves a choice: the row
+COL = 4       # ... the column
+PIECE = 5     # what was drawn: a piece by its legend face, or a floor (D0)
+VALUE = 6     # which value to circle: PASS lower, ROLL yes
+OVER = 7
+
+# what a refused press returns (rule ids of the PC's engine, docs/protocol.md) besides these
+NOTNOW = "notnow"  # a button that means nothing now: ignored, no tone
+
+
+class Game:
+    """One game of a dice edition. button(name) returns None (done, or waiting for more) or
+    why it was refused; every finished step is sent as a protocol event through `emit`."""
+
+    def __init__(self, ed, players, control, number, emit):
+        self.ed = ed
+        self.players = players
+        self.solo = players == 1
+        self.control = control
+        self.number = number
+        self.emit = emit
+        self.whites = 3 if self.solo else players + 1
+        self.can_pass = control or not ed.JOKERS      # R8, R24: More control, and the 6x6 rules
+        self.sheets = [Sheet(ed) for _ in range(players)]
+        self.shared = [{} if tr[3] else None for tr in ed.TRACKS]  # type: list[dict[int, int] | None]
+        # (shared tracks: value -> player who circled it)
+        self.bonus_owner = {}                         # first-player bonus -> player
+        self.phase = SETUP
+        self.setup_col = 1
+        self.round = 0
+        self.start_player = 0
+        self.turn = 0                                 # players who have acted this round
+        self.column = 0
+        self.white = bytearray(self.whites + 1)       # index 1..whites
+        self.taken = [-1] * (self.whites + 1)         # who took each white die
+        self.endings = []
+        self._clear()
+        var = "control" if control else ""
+        if self.solo:
+            var = "solo+control" if control else "solo"
+        emit({"k": "game", "g": number, "ed": ed.EDITION, "n": players, "var": var})
+
+    def _clear(self):
+        """The turn being entered: die, choices, square, park, piece, values."""
+        self.die = 0
+        self.choices = []  # type: list[int]  # squares the die leaves to choose from
+        self.row = 0           # the row chosen (or fixed) while the column is asked
+        self.square = -1
+        self.via = -1          # the park (breaker) square the die pointed to
+        self.values = []  # type: list[int]  # values the player may circle, highest first
+        self.shown = 0         # the one shown (index into values)
+
+    # -- who and what -------------------------------------------------------------------
+    def current(self):
+        return (self.start_player + self.turn) % self.players
+
+    def _ev(self, kind, fields):
+        fields["k"] = kind
+        fields["g"] = self.number
+        self.emit(fields)
+
+    def _refuse(self, why, i=0):
+        self._ev("refuse", {"r": self.round, "p": self.current(), "i": i, "why": why})
+        return why
+
+    def targets(self, sheet, die):
+        """(squares die points to on this sheet, the park it went through or -1, or None and
+        what the die costs that the sheet cannot pay): R2-R4, R14, R15."""
+        ed = self.ed
+        n = ed.SIZE
+        w = self.white[die]
+        b = self.column
+        if ed.JOKERS:
+            if w == 6 and sheet.trees >= ed.TREES:
+                return None, "six_tree"
+            out = []
+            for r in range(1, n + 1):
+                if w == 6 or r == w:
+                    for c in range(1, n + 1):
+                        if b == 6 or c == b:
+                            out.append((r - 1) * n + c - 1)
+            return out, -1
+        i = (w - 1) * n + b - 1
+        if ed.PARK and ed.KINDS[i] == PARK:
+            if ed.PARK == 1:
+                if sheet.trees >= ed.TREES:
+                    return None, "park_tree"
+                return [(w - 1) * n + c for c in range(n)], i
+            if sheet.barrels >= ed.BARRELS:
+                return None, "park_barrel"
+            return list(range(n * n)), i
+        return [i], -1
+
+    def why_not(self, player, die):
+        """Why `player` cannot take white die `die` now, or None."""
+        if self.taken[die] >= 0:
+            return "taken"
+        sheet = self.sheets[player]
+        squares, via = self.targets(sheet, die)
+        if squares is None:
+            return via
+        for i in squares:
+            if sheet.usable(i):
+                return None
+        for i in squares:
+            if self.ed.KINDS[i] != HOUSE:
+                return "drawn"
+        return "houses"
+
+    def forced(self, player):
+        """True when no free white die fits this player's sheet (R5)."""
+        for d in range(1, self.whites + 1):
+            if self.why_not(player, d) is None:
+                return False
+        return True
+
+    def asking(self):
+        """What the console asks the current player for: '' (a die), 'row', 'col', 'piece',
+        'value'."""
+        return ("", "", "", "row", "col", "piece", "value", "")[self.phase]
+
+    # -- buttons ------------------------------------------------------------------------
+    def button(self, name):
+        ph = self.phase
+        if name == "PASS":
+            if ph == CLAIM:
+                return self.pass_turn()
+            if ph in (ROW, COL, PIECE):
+                self._clear()
+                self.phase = CLAIM
+                return None
+            if ph == VALUE:
+                self.shown = (self.shown + 1) % len(self.values)
+                return None
+            return NOTNOW
+        if name == "ROLL":
+            if ph == VALUE:
+                return self._finish(self.values[self.shown])
+            return NOTNOW
+        if name[0] != "D":
+            return NOTNOW
+        n = int(name[1:])
+        if ph == CLAIM:
+            return self.take(n) if 1 <= n <= self.whites else NOTNOW
+        if ph in (ROW, COL):
+            return self.choose(n)
+        if ph == PIECE:
+            return self.floor() if n == 0 else self.piece(n)
+        return NOTNOW
+
+    def roll(self, column, whites):
+        """ROLL: during setup `column` is the start road's die; otherwise the round's dice."""
+        ed = self.ed
+        if self.phase == SETUP:
+            col = self.setup_col
+            i = (ed.START[col - 1] - 1) * ed.SIZE + col - 1
+            bits = SIDES[ed.LEGEND[column - 1]]
+            for sheet in self.sheets:
+                sheet.pieces[i] = bits
+            self._ev("start", {"col": col, "d": column})
+            self.setup_col += 1
+            if self.setup_col > ed.SIZE:
+                self.phase = READY
+            return None
+        if self.phase != READY:
+            return NOTNOW
+        self.round += 1
+        self.turn = 0
+        self.column = column
+        for d in range(1, self.whites + 1):
+            self.white[d] = whites[d - 1]
+            self.taken[d] = -1
+        self.phase = CLAIM
+        self._ev("roll", {"r": self.round, "sp": self.start_player, "c": column, "w": list(whites)})
+        return None
+
+    def take(self, die):
+        """The current player presses the button under white die `die`."""
+        p = self.current()
+        why = self.why_not(p, die)
+        if why:
+            return self._refuse(why, die)
+        sheet = self.sheets[p]
+        squares, via = self.targets(sheet, die)
+        self.die = die
+        self.via = via
+        usable = [i for i in squares if sheet.usable(i)]
+        if len(usable) == 1:
+            return self._at(usable[0])
+        n = self.ed.SIZE
+        self.choices = usable
+        rows = [i // n for i in usable]
+        if min(rows) == max(rows):
+            self.row = rows[0] + 1
+            self.phase = COL
+        else:
+            self.phase = ROW
+        return None
+
+    def choose(self, n):
+        """A die button read as a row or column number while the square is asked (C1)."""
+        size = self.ed.SIZE
+        if not 1 <= n <= size:
+            return NOTNOW
+        if self.phase == ROW:
+            mine = [i for i in self.choices if i // size == n - 1]
+            if not mine:
+                return self._refuse("drawn", self.die)
+            if len(mine) == 1:
+                return self._at(mine[0])
+            self.row = n
+            self.phase = COL
+            return None
+        i = (self.row - 1) * size + n - 1
+        if i not in self.choices:
+            return self._refuse("drawn", self.die)
+        return self._at(i)
+
+    def _at(self, i):
+        """The square is known: a house needs nothing more, elsewhere the piece is asked."""
+        self.square = i
+        if self.ed.KINDS[i] == HOUSE:
+            return self._finish(0)
+        self.phase = PIECE
+        return None
+
+    def floor(self):
+        """D0 on a sky scraper (kraken): one more floor (tentacle) instead of a piece (R13)."""
+        sheet = self.sheets[self.current()]
+        if not sheet.floor_ok(self.square):
+            return self._refuse("third_time", self.die) if self.ed.KINDS[self.square] == SKYSCRAPER else NOTNOW
+        return self._finish(0)
+
+    def piece(self, face):
+        """D1..D6: the piece of that face on the sheet's legend was drawn (C3)."""
+        if not 1 <= face <= 6:
+            return NOTNOW
+        p = self.current()
+        sheet = self.sheets[p]
+        i = self.square
+        sheet.pieces[i] = SIDES[self.ed.LEGEND[face - 1]]
+        t = self.track_of(self.ed.KINDS[i])
+        if t < 0:
+            return self._finish(0)
+        values = sheet.free(t, sheet.worth(self.ed.KINDS[i], i), self.shared[t])
+        if len(values) > 1:
+            self.values = values
+            self.shown = 0
+            self.phase = VALUE
+            return None
+        return self._finish(values[0] if values else 0)
+
+    def track_of(self, kind):
+        tracks = self.ed.TRACKS
+        for t in range(len(tracks)):
+            if tracks[t][1] == kind:
+                return t
+        return -1
+
+    def pass_turn(self):
+        """PASS: cross out a tree instead of a die (R5, R8, R19, R24)."""
+        p = self.current()
+        sheet = self.sheets[p]
+        fits = not self.forced(p)
+        if not fits:
+            why = "forced"
+        elif not self.can_pass:
+            return self._refuse("must_take")
+        elif sheet.trees >= self.ed.TREES:
+            return self._refuse("no_tree")
+        else:
+            why = "pass"
+        self._tree(sheet)
+        self._ev("tree", {"r": self.round, "p": p, "why": why})
+        self._next()
+        return None
+
+    def end(self):
+        """MENU, confirmed: the game ends now (a value being chosen is circled first)."""
+        if self.phase == VALUE:
+            self._finish(self.values[self.shown])
+        if self.phase != OVER:
+            self.phase = OVER
+            self._ev("end", {"r": self.round, "why": "menu", "p": self._totals()})
+
+    # -- the turn, complete ---------------------------------------------------------------
+    def _finish(self, v):
+        ed = self.ed
+        p = self.current()
+        sheet = self.sheets[p]
+        die, i = self.die, self.square
+        kind = ed.KINDS[i]
+        self.taken[die] = p
+        ev = {"r": self.round, "p": p, "i": die, "d": self.white[die], "row": i // ed.SIZE + 1,
+              "col": i % ed.SIZE + 1, "v": v}
+        if self.via >= 0:
+            ev["via"] = [self.via // ed.SIZE + 1, self.via % ed.SIZE + 1]
+            if ed.PARK == 1:
+                self._tree(sheet)
+            else:
+                sheet.barrels += 1
+        elif ed.JOKERS and self.white[die] == 6:
+            self._tree(sheet)
+        if kind == HOUSE:
+            sheet.crossed[i] += 1
+        elif sheet.pieces[i]:
+            ev["pc"] = _NAMES[sheet.pieces[i]]
+        else:
+            sheet.floors[i] += 1
+            ev["fl"] = 1
+        if v:
+            self._circle(p, sheet, kind, v)
+        self._ev("claim", ev)
+        self._clear()
+        self._next()
+        return None
+
+    def _circle(self, p, sheet, kind, v):
+        ed = self.ed
+        t = self.track_of(kind)
+        sheet.circled[t].append(v)
+        taken = self.shared[t]
+        if taken is not None:
+            taken[v] = p
+        if kind == SHOP and ed.BONUSES:      # R11: the highest free bonus the value reaches
+            best = 0
+            for b in ed.BONUSES:
+                if b <= v and b not in self.bonus_owner:
+                    best = b
+            if best:
+                self.bonus_owner[best] = p
+                sheet.bonuses.append(best)
+        for k, top in ed.END:
+            if k == kind and v == top:
+                self._ending(ed.TRACKS[t][0])
+
+    def _ending(self, why):
+        if why not in self.endings:
+            self.endings.append(why)
+
+    def _tree(self, sheet):
+        if sheet.trees < self.ed.TREES:
+            sheet.trees += 1
+            if sheet.trees == self.ed.TREES:
+                self._ending("trees")
+
+    def _next(self):
+        self.turn += 1
+        if self.turn < self.players:
+            self.phase = CLAIM
+            return
+        if self.endings:
+            self.phase = OVER
+            self._ev("end", {"r": self.round, "why": self.endings[0], "p": self._totals()})
+            return
+        self.start_player = (self.start_player + 1) % self.players
+        self.phase = READY
+
+
+    def _totals(self):
+        from doodle import score
+
+        return score.totals(self)
+
+
+_NAMES = {bits: name for name, bits in SIDES.items()}

@@ -1,0 +1,45 @@
+"""The firmware's link under CPython: the journal (acks, naks, resends) and the frames, against
+the golden vectors the host tests too (tests/vectors/frames.json)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from doodle import link
+from doodle.journal import Journal
+
+VECTORS = json.loads((Path(__file__).parent / "vectors" / "frames.json").read_text())
+
+
+def test_journal_acks_naks_and_resends():
+    j = Journal(boot=3, capacity=4)
+    for n in range(3):
+        assert j.add({"k": "x", "n": n}) == n + 1
+    assert len(j.pump(0)) == 3 and j.pump(10) == []
+    assert len(j.pump(1000)) == 3 and j.resends == 1   # no ack within RESEND_MS: all again
+    j.ack(2)
+    assert j.first() == 3 and j.held() == 1
+    j.rewind(3)
+    assert len(j.pump(1001)) == 1
+    for _ in range(3):
+        j.add({})
+    assert j.full()
+
+
+@pytest.mark.parametrize("case", VECTORS["valid"], ids=lambda c: c["message"]["t"])
+def test_firmware_frames_match_golden_vectors(case):
+    msg = dict(case["message"])
+    assert link.encode(dict(msg)) == case["frame"].encode()
+    assert link.decode(case["frame"].encode()) == (msg, None)
+
+
+@pytest.mark.parametrize("case", VECTORS["invalid"], ids=lambda c: c["name"])
+def test_firmware_refuses_bad_lines_with_a_reason(case):
+    msg, why = link.decode(case["line"].encode())
+    assert msg is None and why.startswith(case["reason"])
+
+
+def test_line_splitter_drops_overlong_lines_and_keeps_the_next():
+    lines = link.Lines(limit=16)
+    out = lines.feed(b"x" * 40 + b"\n@ok\n")
+    assert out[0][0] is None and out[1] == (b"@ok", None)
