@@ -1,5 +1,6 @@
 """The host's frames, store and link session: golden vectors, duplicates, gaps, bad frames."""
 import json
+import zlib
 from pathlib import Path
 
 import pytest
@@ -89,11 +90,57 @@ def test_events_another_host_acknowledged_are_recorded_as_a_gap(tmp_path):
     assert "another host" in notes[0]
 
 
-def test_unknown_protocol_version_is_one_clear_error(tmp_path):
+def _hello_of_version(v: int) -> bytes:
+    body = b'{"boot":1,"first":1,"fw":"0.1.0","next":1,"t":"hello","uid":"abc","v":%d}' % v
+    return b"@" + body + b"*" + b"%08x" % zlib.crc32(body) + b"\n"
+
+
+def test_a_console_of_protocol_version_1_is_told_to_update_in_one_line(tmp_path):
     port = FakePort()
-    port.inbox = b'@{"t":"hello","v":2}*' + b"%08x" % __import__("zlib").crc32(b'{"t":"hello","v":2}') + b"\n"
-    with pytest.raises(LinkError, match="protocol version 2"):
-        HostLink(port, Store(tmp_path / "db.sqlite3")).poll()
+    port.inbox = _hello_of_version(1)
+    store = Store(tmp_path / "db.sqlite3")
+    with pytest.raises(LinkError) as err:
+        HostLink(port, store).poll()
+    assert str(err.value) == ("the console speaks protocol version 1; this doodlebox needs 2: "
+                              "update its firmware with make flash")
+    assert store.events() == [] and store.games() == []   # stores nothing from it
+    port.inbox = _hello_of_version(3)
+    with pytest.raises(LinkError, match="protocol version 3; this doodlebox speaks 2: update doodlebox"):
+        HostLink(port, store).poll()
+
+
+def test_the_score_message_is_short_printable_ascii():
+    msg = frames.score(2, 4, [10, 3], 1, "round 3, P2 (Zoë): “die 2” — was already taken by P1 this round\n and more")
+    assert msg == {"t": "score", "g": 2, "r": 4, "p": [10, 3], "bad": 1,
+                   "why": 'round 3, P2 (Zoe): "die 2" - was already taken by P1 this...'}
+    assert len(msg["why"]) <= frames.WHY_MAX
+    line = frames.encode("score", **{k: v for k, v in msg.items() if k != "t"})
+    assert all(0x20 <= b <= 0x7E for b in line[:-1]) and frames.decode(line) == dict(msg, v=2)
+    assert frames.score(1, 0, [0], 0)["why"] == ""
+
+
+def test_send_writes_whole_frames_from_any_thread(tmp_path):
+    import threading
+    import time
+
+    class SlowPort(FakePort):
+        def write(self, data):   # a write the other threads may interrupt, a few bytes at a time
+            for i in range(0, len(data), 8):
+                self.raw += data[i:i + 8]
+                time.sleep(0)
+            return len(data)
+
+    port = SlowPort()
+    port.raw = bytearray()
+    link = HostLink(port, Store(tmp_path / "db.sqlite3"))
+    threads = [threading.Thread(target=lambda i=i: [link.send(frames.score(i, r, [r], 0)) for r in range(200)])
+               for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    lines = bytes(port.raw).splitlines(keepends=True)
+    assert len(lines) == 800 and all(frames.decode(line)["t"] == "score" for line in lines)
 
 
 def test_games_are_derived_from_events(tmp_path):

@@ -3,7 +3,7 @@
 import json
 from binascii import crc32
 
-VERSION = 1
+VERSION = 2
 MAX_FRAME = 512
 
 

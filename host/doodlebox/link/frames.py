@@ -2,17 +2,27 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 import zlib
 from dataclasses import dataclass
 
 from doodlebox.errors import InputError
 
-VERSION = 1
+VERSION = 2
 MAX_FRAME = 512
+WHY_MAX = 60      # the score message's `why`: what the console's panel has room for
 
 
 class FrameError(InputError, ValueError):
     """A line that is not a usable frame; the message says why."""
+
+
+class VersionError(FrameError):
+    """A frame of another protocol version; `version` is the one it says."""
+
+    def __init__(self, version: object):
+        super().__init__(f"protocol version {version}, this side speaks {VERSION}")
+        self.version = version
 
 
 def canonical(body: dict) -> bytes:
@@ -52,8 +62,29 @@ def decode(line: bytes) -> dict:
     if not isinstance(msg, dict) or "t" not in msg or "v" not in msg:
         raise FrameError("body lacks 't' or 'v'")
     if msg["v"] != VERSION:
-        raise FrameError(f"protocol version {msg['v']}, this side speaks {VERSION}")
+        raise VersionError(msg["v"])
     return msg
+
+
+_PUNCTUATION = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
+                              "\u2014": "-", "\u2026": "...", "\u00d7": "x"})
+
+
+def short_ascii(text: str, limit: int = WHY_MAX) -> str:
+    """`text` as printable ASCII of at most `limit` characters: accents dropped, typographic
+    quotes and dashes plain, other characters as '?', runs of blanks as one space, cut with
+    "..." when too long."""
+    flat = " ".join(unicodedata.normalize("NFKD", text.translate(_PUNCTUATION)).split())
+    out = "".join(ch if " " <= ch <= "~" else ("" if unicodedata.combining(ch) else "?") for ch in flat)
+    return out if len(out) <= limit else out[:limit - 3].rstrip() + "..."
+
+
+def score(g: int, r: int, totals: list[int], bad: int, why: str = "") -> dict:
+    """The host's `score` message (docs/protocol.md): the PC's totals for game `g` of the
+    console's current boot after round `r`, how many violations it found, the first in a few
+    words (printable ASCII, at most WHY_MAX characters)."""
+    return {"t": "score", "g": int(g), "r": int(r), "p": [int(x) for x in totals], "bad": int(bad),
+            "why": short_ascii(why)}
 
 
 @dataclass

@@ -1,6 +1,8 @@
-"""The host end of the link: hello, store-then-ack, duplicates and gaps (docs/protocol.md)."""
+"""The host end of the link: hello, store-then-ack, duplicates and gaps (docs/protocol.md), and
+the frames the host sends of its own (the PC's scores), from any thread."""
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +40,20 @@ class HostLink:
 
     def __post_init__(self) -> None:
         self._lines = frames.LineSplitter()
+        self._write_lock = threading.Lock()   # one frame at a time on the port, whichever thread sends
+
+    def _write(self, frame: bytes) -> None:
+        with self._write_lock:
+            self.port.write(frame)
+
+    def send(self, msg: dict) -> None:
+        """Send one message to the console (a dict with "t", e.g. frames.score(...)); safe to call
+        from any thread while the link thread reads and acknowledges. FrameError for a message
+        that cannot be a frame (too long)."""
+        fields = dict(msg)
+        kind = fields.pop("t")
+        fields.pop("v", None)
+        self._write(frames.encode(kind, **fields))
 
     def handshake(self, timeout: float = 5.0) -> Console:
         """Send hi until a hello arrives; events that come first are handled as usual."""
@@ -49,7 +65,7 @@ class HostLink:
                 raise LinkError(f"the console did not answer within {timeout:g} s "
                                 "(is it a doodlebox running its firmware?)")
             if now >= next_hi:
-                self.port.write(frames.encode("hi"))
+                self._write(frames.encode("hi"))
                 next_hi = now + 1.0
             self.poll()
         return self.console
@@ -66,10 +82,9 @@ class HostLink:
                 continue
             try:
                 msg = frames.decode(item)
+            except frames.VersionError as exc:
+                raise LinkError(version_problem(exc.version)) from None
             except frames.FrameError as exc:
-                if "protocol version" in str(exc):
-                    raise LinkError(f"the console speaks {exc}: update the firmware (make flash) "
-                                    "or this tool") from None
                 self._bad(str(exc), item)
                 continue
             self._handle(msg)
@@ -99,7 +114,7 @@ class HostLink:
             return
         if t == "ev":
             if self.console is None:
-                self.port.write(frames.encode("hi"))
+                self._write(frames.encode("hi"))
                 return
             try:
                 boot, seq, event = int(msg["boot"]), int(msg["s"]), msg["e"]
@@ -111,9 +126,9 @@ class HostLink:
             result = self.store.append(self.console.uid, boot, seq, event)
             self.counts[result.status] += 1
             if result.status == "gap":
-                self.port.write(frames.encode("nak", boot=boot, s=result.ack + 1))
+                self._write(frames.encode("nak", boot=boot, s=result.ack + 1))
                 return
-            self.port.write(frames.encode("ack", boot=boot, s=result.ack))
+            self._write(frames.encode("ack", boot=boot, s=result.ack))
             if result.status == "stored":
                 self.on_event(self.console, seq, event)
             return
@@ -125,3 +140,12 @@ class HostLink:
             self.on_note(f"the console refused a frame: {msg.get('why')}")
             return
         self.on_note(f"unexpected message type {t!r}")
+
+
+def version_problem(version: object) -> str:
+    """What a person does about a console of another protocol version, in one line."""
+    if isinstance(version, int) and not isinstance(version, bool) and version < frames.VERSION:
+        return (f"the console speaks protocol version {version}; this doodlebox needs {frames.VERSION}: "
+                "update its firmware with make flash")
+    return (f"the console speaks protocol version {version}; this doodlebox speaks {frames.VERSION}: "
+            "update doodlebox (or flash the firmware that came with it: make flash)")
