@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from doodle import link
+from doodle.app import FW_VERSION
 from doodlebox.virtual import cpython_framebuf
 from doodlebox.virtual.cpython import micropython_time
 from doodlebox.virtual.hardware import Hardware, load_pins
@@ -76,13 +77,11 @@ class Rig:
         self._saved_fb = sys.modules.get("framebuf")
         sys.modules["framebuf"] = cpython_framebuf  # type: ignore[assignment]
         _drop_board_modules()
-        import hwlink  # type: ignore[import-not-found]
-
         from board import pico, selftest
 
         if menu_at_boot:
             self.hw.press("MENU")
-        self.board = pico.Board(usb=hwlink.UsbStream(), flash=str(tmp) + "/")
+        self.board = pico.Board(flash=str(tmp) + "/")  # USB: the guest's virtual_usb
         self.selftest_module = selftest
         self.held = selftest.held_at_boot()
 
@@ -181,21 +180,21 @@ def test_self_test_steps_buttons_and_exit(rig):
 
     # frames: start, the walk die by die, the press, the scale, the panel, the summary
     frames = rig.frames()
-    assert all(f["t"] == "test" and f["v"] == 1 for f in frames)
+    assert all(f["t"] == "test" and f["v"] == link.VERSION for f in frames)
     # (die 1's pips are lit from 700 to 1400 ms: the press came then)
     assert [f["step"] for f in frames] == (["start"] + ["pips"] * 2 + ["button"] + ["pips"] * 5
                                            + ["scale", "panel", "summary"])
     press = frames.pop(3)
-    assert press == {"t": "test", "v": 1, "step": "button", "name": "ROLL", "n": 1}
+    assert press == {"t": "test", "v": link.VERSION, "step": "button", "name": "ROLL", "n": 1}
     start = frames[0]
-    assert start["fw"] == "0.1.0" and start["uid"] == "d00d1eb000000001" and start["boot"] == 1
+    assert start["fw"] == FW_VERSION and start["uid"] == "d00d1eb000000001" and start["boot"] == 1
     assert start["pips"] == 49 and start["level"] == LEVEL
     assert [f["die"] for f in frames[1:8]] == list(range(7))
     assert frames[8]["hz"] == SCALE_HZ and frames[8]["ms"] == 8 * 120 + 20
     panel, summary = frames[9], frames[10]
     assert panel["ok"] is True and panel["kind"] == "full" and panel["errors"] == 0 and panel["why"] == ""
     assert 2000 <= panel["ms"] < 3000  # the model's full refresh holds BUSY for 2 s
-    assert summary == {"t": "test", "v": 1, "step": "summary", "ran": ["pips", "scale", "panel"],
+    assert summary == {"t": "test", "v": link.VERSION, "step": "summary", "ran": ["pips", "scale", "panel"],
                        "panel": True, "errors": 0, "why": "", "refreshes": 1, "buttons": ["ROLL"]}
     assert t_summary < 10000
 
@@ -207,7 +206,7 @@ def test_self_test_steps_buttons_and_exit(rig):
     assert lit[3] == FACE6
     assert all(not any(lit[d]) for d in range(7) if d != 3)
     assert rig.leds[n_leds][1][3 * 7] == (LEVEL, LEVEL, LEVEL)
-    assert rig.frames()[-1] == {"t": "test", "v": 1, "step": "button", "name": "D3", "die": 3, "n": 2}
+    assert rig.frames()[-1] == {"t": "test", "v": link.VERSION, "step": "button", "name": "D3", "die": 3, "n": 2}
     assert ep.partial_refreshes == 1
     assert [f for _t, f, _d in rig.hw.buzzer.tones()][-1] == 1568  # the click
     img = ep.image()
@@ -230,7 +229,7 @@ def test_self_test_steps_buttons_and_exit(rig):
     rig.advance(200)
     assert st.done
     rig.hw.release("MENU")
-    assert rig.frames()[-1] == {"t": "test", "v": 1, "step": "exit",
+    assert rig.frames()[-1] == {"t": "test", "v": link.VERSION, "step": "exit",
                                 "buttons": ["ROLL", "D3", "D6", "PASS", "MENU"]}
     assert rig.hw.leds.lit() == [[False] * 7] * 7
     before = len(rig.out)

@@ -41,11 +41,9 @@ def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
     before = set(sys.modules)
     sys.path[:0] = [str(flash)]
     try:
-        import hwlink  # type: ignore[import-not-found]
-
         from board import loop, pico, selftest  # type: ignore[import-not-found]
 
-        board = pico.Board(usb=hwlink.UsbStream(), flash=str(flash) + "/")
+        board = pico.Board(flash=str(flash) + "/")  # USB: the guest's virtual_usb, as in the VM
         uninstall_guest_modules({"random": saved["random"]})  # the host keeps its own random
         # as main.py: the self-test when MENU is held at boot, else the game
         console = selftest.SelfTest(board) if selftest.held_at_boot() else loop.Loop(board)

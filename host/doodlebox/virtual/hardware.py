@@ -2,7 +2,7 @@
 
 The guest modules in ``virtual/guest/`` (``machine``, ``neopixel``, ``random``) call
 the functions returned by :meth:`Hardware.host_functions` (in the VM through
-``host.call``, under CPython through ``hwlink.set_backend(hardware.call)``). The
+``host.call``, under CPython through ``hwlink._backend = hardware.call``). The
 names and arguments are the table in docs/architecture.md.
 
 Pin model: a pin configured ``"out"`` reads back its driven level; an input reads
@@ -380,7 +380,7 @@ class Hardware:
         return wrapper
 
     def call(self, name: str, *args):
-        """Dispatch one host call; the CPython backend: ``hwlink.set_backend(hw.call)``.
+        """Dispatch one host call; the CPython backend (``hwlink._backend``, see vm.load_guest_modules).
 
         Arguments and the result go through JSON as they do from the VM.
         """

@@ -212,16 +212,16 @@ def heap_figures(session: MicroPythonSession, collect: bool = False) -> HeapFigu
 
 
 # ---- CPython mode ------------------------------------------------------------------
-_GUEST_NAMES = ("hwlink", "machine", "neopixel", "random")
+_GUEST_NAMES = ("hwlink", "machine", "neopixel", "random", "virtual_usb")
 
 
-def load_guest_modules(backend: Callable[..., object]) -> dict[str, ModuleType]:
+def load_guest_modules(backend: Callable[..., object] | None) -> dict[str, ModuleType]:
     """Fresh copies of the guest modules under CPython, wired to ``backend``.
 
-    ``backend(name, *args) -> value`` answers host calls (e.g. ``Hardware.call``).
-    Nothing is put into ``sys.modules`` except while loading (``machine`` and
-    friends import ``hwlink`` by name). Returns {"hwlink", "machine", "neopixel",
-    "random"} -> module.
+    ``backend(name, *args) -> value`` answers host calls (e.g. ``Hardware.call``); it becomes
+    ``hwlink._backend``. Nothing is put into ``sys.modules`` except while loading (``machine``
+    and friends import ``hwlink`` by name). Returns {"hwlink", "machine", "neopixel",
+    "random", "virtual_usb"} -> module.
     """
     mods: dict[str, ModuleType] = {}
     saved = sys.modules.get("hwlink")
@@ -234,7 +234,7 @@ def load_guest_modules(backend: Callable[..., object]) -> dict[str, ModuleType]:
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
             if name == "hwlink":
-                mod.set_backend(backend)
+                mod._backend = backend  # type: ignore[attr-defined]
                 sys.modules["hwlink"] = mod
             mods[name] = mod
     finally:
@@ -247,7 +247,7 @@ def load_guest_modules(backend: Callable[..., object]) -> dict[str, ModuleType]:
 
 def install_guest_modules(backend: Callable[..., object]) -> dict[str, ModuleType | None]:
     """Put the guest modules into ``sys.modules`` as ``hwlink``, ``machine``,
-    ``neopixel`` and ``random``, so that firmware's ``import machine`` gets them
+    ``neopixel``, ``random`` and ``virtual_usb``, so that firmware's ``import machine`` gets them
     (``doodlebox sim --cpython``). Returns what those names held before; give it to
     ``uninstall_guest_modules`` to undo. Note: host code that imports ``random``
     afterwards gets the guest's; modules that imported it earlier keep theirs.

@@ -1,44 +1,30 @@
-# micropython-lib's neopixel for the virtual console: write() sends the GRB
-# buffer to the host's WS2812 model instead of bit-banging the pin.
+# micropython-lib's neopixel for the virtual console, as far as doodlebox uses it (set a
+# pixel, len, write): write() sends the GRB buffer to the host's WS2812 model.
 from binascii import hexlify
 
 from hwlink import call
 
 
 class NeoPixel:
-    # G R B W
-    ORDER = (1, 0, 2, 3)
-
     def __init__(self, pin, n, bpp=3, timing=1):
         self.pin = pin
         self.n = n
         self.bpp = bpp
         self.buf = bytearray(n * bpp)
-        self.pin.init(pin.OUT)
-        self.timing = timing
+        call("hw_pin_init", pin._id, "out", None)  # stock: pin.init(pin.OUT)
 
     def __len__(self):
         return self.n
 
     def __setitem__(self, i, v):
-        offset = i * self.bpp
-        for i in range(self.bpp):
-            self.buf[offset + self.ORDER[i]] = v[i]
-
-    def __getitem__(self, i):
-        offset = i * self.bpp
-        return tuple(self.buf[offset + self.ORDER[i]] for i in range(self.bpp))
-
-    def fill(self, v):
+        # the wire order is G R B (W)
         b = self.buf
-        n = len(self.buf)
-        bpp = self.bpp
-        for i in range(bpp):
-            c = v[i]
-            j = self.ORDER[i]
-            while j < n:
-                b[j] = c
-                j += bpp
+        i *= self.bpp
+        b[i] = v[1]
+        b[i + 1] = v[0]
+        b[i + 2] = v[2]
+        if self.bpp == 4:
+            b[i + 3] = v[3]
 
     def write(self):
         call("hw_np_write", self.pin._id, hexlify(self.buf).decode())

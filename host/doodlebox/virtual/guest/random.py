@@ -1,5 +1,5 @@
-# `random` for the virtual console (the WASI MicroPython has none): xorshift32,
-# seeded once from the host's hw_seed(), so a seed gives the same game anywhere.
+# `random` for the virtual console (the WASI MicroPython has none): xorshift32, seeded once
+# from the host's hw_seed(), so a seed gives the same game anywhere.
 from hwlink import call
 
 _s = 0
@@ -12,8 +12,10 @@ def seed(n=None):
     _s = (int(n) & 0xFFFFFFFF) or 0x9E3779B9
 
 
-def _next():
+def getrandbits(k):
     global _s
+    if not 0 <= k <= 32:
+        raise ValueError("bits")
     if not _s:
         seed()
     x = _s
@@ -21,47 +23,32 @@ def _next():
     x ^= x >> 17
     x ^= (x << 5) & 0xFFFFFFFF
     _s = x
-    return x
-
-
-def getrandbits(k):
-    if not 0 <= k <= 32:
-        raise ValueError("bits")
-    return _next() >> (32 - k) if k else 0
-
-
-def _below(n):
-    if n <= 0:
-        raise ValueError("empty range")
-    k = 0
-    while (1 << k) < n:
-        k += 1
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
+    return x >> (32 - k) if k else 0
 
 
 def randrange(start, stop=None, step=1):
     if stop is None:
         start, stop = 0, start
-    if step == 1:
-        return start + _below(stop - start)
-    if step > 0:
-        n = (stop - start + step - 1) // step
-    elif step < 0:
-        n = (stop - start + step + 1) // step
-    else:
+    if not step:
         raise ValueError("step")
-    return start + step * _below(n)
+    n = (stop - start + step - (1 if step > 0 else -1)) // step
+    if n <= 0:
+        raise ValueError("empty range")
+    k = 0
+    while (1 << k) < n:
+        k += 1
+    r = n
+    while r >= n:
+        r = getrandbits(k)
+    return start + step * r
 
 
 def randint(a, b):
-    return a + _below(b - a + 1)
+    return randrange(a, b + 1)
 
 
 def choice(seq):
-    return seq[_below(len(seq))]
+    return seq[randrange(len(seq))]
 
 
 def random():
