@@ -218,6 +218,7 @@ def test_self_test_steps_buttons_and_exit(rig):
     rig.advance(600)
     assert rig.hw.leds.lit() == [[False] * 7] * 7
     assert rig.frames()[-1]["name"] == "PASS" and "die" not in rig.frames()[-1]
+    assert ep.partial_refreshes == 3 and ep.warnings == [] and ep.errors == []  # 0x26 held the picture
 
     # a short MENU press names it; holding MENU for 2 s leaves for the game
     rig.hw.press_for("MENU", 300)

@@ -354,6 +354,88 @@ ref = framebuf.FrameBuffer(bytearray(296), 296, 8, framebuf.MONO_VLSB)
     rig.assert_model_shows(rows)
 
 
+def test_partial_refresh_writes_the_red_ram_after_the_refresh(rig):
+    # one frame buffer: the new image goes to the black/white RAM, the panel refreshes, then
+    # the same image goes to the red RAM, where the next partial refresh finds the picture
+    rig.run("drv.show(buf); run()")
+    m = rig.model
+    n = len(m.commands)
+    rig.run("fb.text('next', 0, 0, 0); drv.show(buf); run()")
+    assert m.commands[n:] == [0x4E, 0x4F, 0x24, 0x22, 0x20, 0x4E, 0x4F, 0x26]
+    assert m.last_refresh_kind == "partial" and m.warnings == [] and m.errors == []
+    raw = bytes.fromhex(rig.run("print(binascii.hexlify(buf).decode())").strip())
+    for page in range(16):
+        for x in range(W):
+            assert m.red[x][15 - page] == m.bw[x][15 - page] == raw[page * W + x]
+    # a full refresh writes both RAMs first and nothing after
+    n = len(m.commands)
+    rig.run("fb.text('full', 0, 50, 0); drv.show(buf, True); run()")
+    assert m.commands[n:] == [0x4E, 0x4F, 0x24, 0x4E, 0x4F, 0x26, 0x22, 0x20]
+    assert rig.run("print(len([k for k in dir(drv) if 'shown' in k]))").strip() == "0"  # no copy
+
+
+def test_panel_screens_changing_faster_than_the_panel_refreshes(rig):
+    # a new screen every 50 ms, a partial refresh takes 300 ms: the panel draws only when the
+    # driver is free, the newest lines each time; the red RAM always holds the picture on the
+    # panel (the model warns otherwise) and the last picture is the last screen
+    out = rig.run(
+        """
+p = Panel(drv)
+drv.full_every = 5
+shown = 0
+for i in range(80):
+    lines = ["SCREEN %d" % i, "line a %d" % (i * 7), "!bar %d" % (i % 7), "x" * (i % 30), "y" * (i % 11)]
+    if p.show(lines, T):
+        shown += 1
+    for k in range(5):
+        p.tick(T)
+        T += 10
+while p.busy():
+    p.tick(T)
+    T += 10
+print(shown, p.draws, drv.partial_refreshes, drv.full_refreshes, drv.redrawn, drv.errors)
+"""
+    ).split()
+    shown, draws, partials, fulls, redrawn, errors = map(int, out)
+    m = rig.model
+    assert m.errors == [] and m.warnings == [], (m.errors, m.warnings[:3])
+    assert shown == 80 and draws < 40  # screens that came while the driver was busy were skipped
+    assert (partials, fulls) == (m.partial_refreshes, m.full_refreshes) and partials >= 5 and fulls >= 2
+    assert draws == partials + fulls and redrawn == 0 and errors == 0
+    rows = rig.pixels("p.fb")
+    rig.assert_model_shows(rows)
+    # ... and that is the last screen
+    rig.run("q = Panel(drv)\nq.draw(lines)")
+    assert rig.pixels("q.fb") == rows
+
+
+def test_a_buffer_drawn_into_while_shown_makes_the_next_refresh_full(rig):
+    # the driver keeps no copy: a caller that draws into the buffer during a refresh (it
+    # should not) would leave the red RAM unlike the panel; the driver sees it by a CRC-32
+    out = rig.run(
+        """
+drv.show(buf)
+run()
+fb.text("first", 0, 0, 0)
+drv.show(buf)
+k = 0
+while hw_busy(T) == 0 and k < 100:   # until the partial refresh is running
+    drv.tick(T); T += 10; k += 1
+fb.fill_rect(0, 60, 296, 20, 0)      # drawn into while the panel refreshes
+drv.show(buf)
+run()
+print(drv.redrawn, drv.full_refreshes, drv.partial_refreshes, drv.last_kind)
+"""
+    ).split()
+    m = rig.model
+    assert out == ["1", "2", "1", "full"]
+    assert m.warnings == [] and m.errors == []
+    rig.assert_model_shows(rig.pixels())
+    rig.run("fb.text('after', 0, 100, 0); drv.show(buf); run()")  # partial refreshes again
+    assert m.last_refresh_kind == "partial" and m.warnings == []
+    rig.assert_model_shows(rig.pixels())
+
+
 # ---------------------------------------------------------------- firmware rules
 @pytest.mark.parametrize("name", ["ssd1680.py", "panel.py"])
 def test_firmware_compiles_and_imports_little(name, tmp_path):
@@ -370,7 +452,7 @@ def test_firmware_compiles_and_imports_little(name, tmp_path):
             mods |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             mods.add(node.module)
-    assert mods <= {"framebuf", "time", "micropython"}
+    assert mods <= {"framebuf", "time", "micropython", "binascii"}
 
 
 # ---------------------------------------------------------------- model alone

@@ -1,5 +1,6 @@
 # Draws the app's screen (a list of short strings) into a 296x128 MONO_VLSB framebuf and
-# hands it to the e-paper driver (board/ssd1680.py).
+# hands it to the e-paper driver (board/ssd1680.py). One buffer: the driver keeps no copy,
+# so nothing is drawn into it while the driver is busy with it; the newest lines wait.
 #
 # Pixels: 1 = white, 0 = black (the SSD1680 RAM convention; the driver sends the buffer
 # as is). Black text on white.
@@ -26,6 +27,10 @@ _DOUBLE = bytes(
 
 
 class Panel:
+    """show(lines) draws the lines into the one frame buffer and hands it to the driver.
+    The driver reads that buffer until its refresh is over (board/ssd1680.py), so while it
+    is busy new lines wait, the newest only, and tick() draws them when it is free."""
+
     def __init__(self, driver, width=W, height=H):
         self.driver = driver
         self.width = width
@@ -34,24 +39,39 @@ class Panel:
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
         self._tbuf = bytearray(TITLE_CHARS * 8)
         self._tfb = framebuf.FrameBuffer(self._tbuf, TITLE_CHARS * 8, 8, framebuf.MONO_VLSB)
-        self._last = None
+        self._last = None  # the newest lines asked for (drawn, or waiting for the driver)
+        self._waiting = False  # _last is not drawn yet: the driver was busy
+        self._full = False  # the waiting lines want a full refresh
         self.draws = 0  # times the screen was redrawn (and handed to the driver)
 
     def show(self, lines, now_ms=None, full=False):
-        """Draw `lines` (title first) unless they equal the last shown lines, then queue
-        the picture on the driver. Returns True if it redrew."""
+        """Show `lines` (title first) unless they equal the newest lines asked for: drawn
+        now if the driver is free, else when it is (tick). Returns True if they were new."""
         if not full and self._same(lines):
             return False
         self._last = list(lines)
-        self.draw(lines)
-        self.draws += 1
-        self.driver.show(self.buf, full)
+        self._waiting = True
+        if full:
+            self._full = True
+        self._draw_if_free()
         if now_ms is not None:
             self.driver.tick(now_ms)
         return True
 
     def tick(self, now_ms):
         self.driver.tick(now_ms)
+        if self._waiting:
+            self._draw_if_free()
+
+    def _draw_if_free(self):
+        drv = self.driver
+        if drv.busy():
+            return
+        self._waiting = False
+        self.draw(self._last)
+        self.draws += 1
+        drv.show(self.buf, self._full)
+        self._full = False
 
     def _same(self, lines):
         last = self._last
@@ -63,7 +83,7 @@ class Panel:
         return True
 
     def busy(self):
-        return self.driver.busy()
+        return self._waiting or self.driver.busy()
 
     # -- drawing -------------------------------------------------------------------
     def draw(self, lines):

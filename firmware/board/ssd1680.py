@@ -16,7 +16,14 @@
 #                    black/white (0x24) and red (0x26), get the new image first.
 #   partial refresh: 0x22 <- UPDATE_PARTIAL 0xFF (the same with display mode 2, which
 #                    compares the new image in the black/white RAM with the previous one in
-#                    the red RAM); the red RAM gets the previous image, black/white the new one.
+#                    the red RAM): black/white RAM <- the new image, refresh, and once BUSY
+#                    is low, red RAM <- the same image again (GxEPD2's way), so the red RAM
+#                    always holds the picture on the panel for the next partial refresh.
+# One frame buffer: the driver keeps no copy of the image. It reads the caller's buffer
+# from show() until busy() is False (the red RAM is written after the refresh), so the caller
+# must not draw into it meanwhile (board/panel.py keeps new lines pending instead). If the
+# buffer changes anyway, a CRC-32 taken when the driver starts sending it shows it, and the
+# next refresh is a full one: the red RAM no longer matches the panel.
 # Commands are named as in the SSD1680 datasheet's command table.
 #
 # Nothing here sleeps: show() only queues; tick(now_ms) runs one small step of a state
@@ -24,6 +31,7 @@
 # timeout). Idle tick() is one comparison.
 
 import time
+from binascii import crc32
 
 try:
     from micropython import const
@@ -63,6 +71,7 @@ _WRITE = const(6)
 _UPDATE = const(7)
 _DONE = const(8)
 _RST_WAIT = const(9)
+_END = const(10)
 
 
 class SSD1680:
@@ -87,7 +96,6 @@ class SSD1680:
             (_DISPLAY_UPDATE_CONTROL_1, b"\x00\x80"),  # normal RAM, source S8..S167
             (_TEMPERATURE_SENSOR_CONTROL, b"\x80"),  # internal sensor
         )
-        self._shown = bytearray(b"\xff" * self.nbytes)  # image on the panel (red RAM copy)
         self._b1 = bytearray(1)
         # tunables
         self.full_every = 20  # partial refreshes before a forced full one
@@ -101,6 +109,7 @@ class SSD1680:
         self.partial_refreshes = 0
         self.errors = 0
         self.last_error = None
+        self.redrawn = 0  # buffers changed while shown (each makes the next refresh full)
         self.last_kind = None  # "full" / "partial"
         # state
         self._st = _IDLE
@@ -112,9 +121,12 @@ class SSD1680:
         self._t0 = None
         self._min = 0
         self._next = _IDLE
-        self._planes = ()  # type: tuple[tuple[int, bytearray | None], ...]
+        self._buf = b""  # type: bytes | bytearray  # the buffer being shown (read again after a refresh)
+        self._crc = 0  # its CRC-32 when the driver began sending it
+        self._planes = ()  # type: tuple[int, ...]  # RAMs (_WRITE_RAM_BW/_RED) to fill from _buf
         self._plane = 0
         self._off = 0
+        self._after = _IDLE  # the state once the planes are written
         cs.value(1)
         rst.value(1)
 
@@ -125,8 +137,8 @@ class SSD1680:
 
     def show(self, buf, full=False):
         """Queue buf for display. Never blocks: if a refresh is running the newest buffer
-        is kept and shown when the panel is free. The buffer is copied when the driver
-        starts sending it to the panel RAM; after that the caller may draw into it."""
+        is kept and shown when the panel is free. The driver reads buf until busy() is
+        False again: do not draw into it before (a change is caught: see above)."""
         self._pending = buf
         if full:
             self._pending_full = True
@@ -184,7 +196,7 @@ class SSD1680:
         self._rst.value(1)
         self._cs.value(1)
         if self._pending is None:  # retry what we were showing
-            self._pending = self._shown
+            self._pending = self._buf
         self._st = _START
 
     def _step(self, now):
@@ -211,15 +223,14 @@ class SSD1680:
             self._pending_full = False
             src = self._pending
             self._pending = None
-            shown = self._shown
-            if full:
-                shown[:] = src
-                self._planes = ((_WRITE_RAM_BW, None), (_WRITE_RAM_RED, None))
-            else:
-                # red RAM <- image now on screen, then black/white RAM <- new image
-                self._planes = ((_WRITE_RAM_RED, None), (_WRITE_RAM_BW, src))
+            self._buf = src
+            self._crc = crc32(src)
+            # a full refresh: both RAMs <- the image; a partial one: black/white RAM <- the new
+            # image, the red RAM keeps the picture now on the panel (rewritten after, _DONE)
+            self._planes = (_WRITE_RAM_BW, _WRITE_RAM_RED) if full else (_WRITE_RAM_BW,)
             self._plane = 0
             self._off = 0
+            self._after = _UPDATE
             if self._need_init:
                 self._st = _RST_LOW
             else:
@@ -265,33 +276,41 @@ class SSD1680:
             self._wait(now, 0, _DONE)
             return False
         if st == _DONE:
+            self._st = _END
+            if crc32(self._buf) != self._crc:
+                # drawn into while shown: the red RAM cannot be made the picture on the panel
+                self._need_full = True
+                self.redrawn += 1
+            elif not self._full:  # red RAM <- the image now on the panel, for the next partial
+                self._planes = (_WRITE_RAM_RED,)
+                self._plane = 0
+                self._off = 0
+                self._after = _END
+                self._st = _WRITE
+            return True
+        if st == _END:
             self._st = _START if self._pending is not None else _IDLE
             return self._st != _IDLE
         self._st = _IDLE
         return False
 
     def _write(self):
-        ram, src = self._planes[self._plane]
-        shown = self._shown
         off = self._off
         if off == 0:
-            if src is not None:
-                # the "previous" plane is done: take the new image now
-                shown[:] = src
-            self._ram_start(ram)
+            self._ram_start(self._planes[self._plane])
         n = self.nbytes - off
         if n > self.chunk:
             n = self.chunk
         self._cs.value(0)
         self._dc.value(1)
-        self._spi.write(memoryview(shown)[off:off + n])
+        self._spi.write(memoryview(self._buf)[off:off + n])
         self._cs.value(1)
         off += n
         if off >= self.nbytes:
             self._off = 0
             self._plane += 1
             if self._plane >= len(self._planes):
-                self._st = _UPDATE
+                self._st = self._after
                 return True
         else:
             self._off = off
