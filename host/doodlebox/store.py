@@ -41,6 +41,21 @@ class StoreError(DoodleboxError):
 
 
 @dataclass(frozen=True)
+class GameLog:
+    """One stored game and its events in the order the console numbered them: (seq, event)."""
+
+    id: int
+    uid: str
+    boot: int
+    g: int
+    events: list[tuple[int, dict]]
+
+    def label(self) -> str:
+        """How a person finds it again: "game 3 (console c0ffee boot 2)" (`doodlebox games`)."""
+        return f"game {self.id} (console {self.uid} boot {self.boot})"
+
+
+@dataclass(frozen=True)
 class Stored:
     """What append() did: 'stored', 'duplicate' or 'gap'; `ack` is the highest seq held."""
 
@@ -133,6 +148,25 @@ class Store:
             "FROM games ORDER BY started, id")
         cols = [d[0] for d in cur.description]
         return [dict(zip(cols, row)) for row in cur]
+
+    def game_log(self, which: int | str) -> GameLog | None:
+        """One game and its events: `which` is a games.id (as `doodlebox games` lists them) or
+        "last" (the game started last); None when there is no such game."""
+        q = "SELECT id, uid, boot, g FROM games "
+        if which == "last":
+            row = self.db.execute(q + "ORDER BY started DESC, id DESC LIMIT 1").fetchone()
+        else:
+            row = self.db.execute(q + "WHERE id=?", (int(which),)).fetchone()
+        if row is None:
+            return None
+        gid, uid, boot, g = row
+        return GameLog(gid, uid, boot, g, self.game_events(uid, boot, g))
+
+    def game_events(self, uid: str, boot: int, g: int) -> list[tuple[int, dict]]:
+        """The events of game `g` of a console's boot, (seq, event) in order."""
+        cur = self.db.execute("SELECT seq, body FROM events WHERE uid=? AND boot=? AND game=? ORDER BY seq",
+                              (uid, boot, g))
+        return [(seq, json.loads(body)) for seq, body in cur]
 
     def events(self, uid: str | None = None) -> list[tuple[str, int, int, dict]]:
         q = "SELECT uid, boot, seq, body FROM events"

@@ -1,7 +1,7 @@
 """The doodlebox command line: one table of commands, one module per group of them.
 
     console.py   log, sim, demo          a console's games into the database; the virtual console
-    games.py     games                   the games in the database
+    games.py     games, export           the games in the database; one of them as a game record
     records.py   validate, score, render, layout check    game records and data files
     maker.py     flash, hardware ...     putting the firmware on a Pico; the board's documents
 

@@ -1,7 +1,8 @@
-"""`doodlebox games`: the games in the database."""
+"""`doodlebox games | export`: the games in the database; one of them as a game record."""
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -18,13 +19,17 @@ def database(args: argparse.Namespace) -> Path:
     return args.db or paths.default_db()
 
 
-def games(args: argparse.Namespace) -> int:
+def _open(args: argparse.Namespace):
     from doodlebox.store import Store
 
     db = database(args)
     if not db.exists():
         raise InputError(f"no database at {db} (run `doodlebox log` first)")
-    store = Store(db)
+    return Store(db)
+
+
+def games(args: argparse.Namespace) -> int:
+    store = _open(args)
     rows = store.games()
     if not rows:
         print("no games stored")
@@ -39,4 +44,40 @@ def games(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = (Command("games", "list the stored games", games, db_argument),)
+def export(args: argparse.Namespace) -> int:
+    """Exit 0 written, 2 for a game that is not there or cannot be a record."""
+    from doodlebox.console_record import to_record
+
+    which = args.game
+    if which != "last" and not which.isdigit():
+        raise InputError(f"{which!r} is not a game: give its number from `doodlebox games`, or last")
+    store = _open(args)
+    try:
+        log = store.game_log(which if which == "last" else int(which))
+        if log is None:
+            raise InputError(f"{database(args)}: " + ("no games stored" if which == "last" or not store.games()
+                                                      else f"no game {which} (see `doodlebox games`)"))
+        data = to_record(log)
+    finally:
+        store.close()
+    text = json.dumps(data, indent=1) + "\n"
+    try:
+        args.output.write_text(text)
+    except OSError as exc:
+        raise InputError(f"{args.output}: cannot be written ({exc.strerror or exc})") from None
+    rounds = len(data["rounds"])
+    print(f"{args.output}: {log.label()}, {data['edition']} for {len(data['players'])} player(s), {rounds} round(s)")
+    return 0
+
+
+def _export_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="a game's number from `doodlebox games`, or last")
+    db_argument(p)
+    p.add_argument("-o", "--output", type=Path, required=True, help="the record (JSON) to write")
+
+
+COMMANDS = (
+    Command("games", "list the stored games", games, db_argument),
+    Command("export", "write a stored game as a game record (doodlebox validate/score/render read it)", export,
+            _export_args),
+)

@@ -169,8 +169,10 @@ def _square(v: Any, where: str, size: int, bad) -> tuple[int, int]:
     return v[0], v[1]
 
 
-def replay(rec: Record) -> Replay:
-    """Play the record through the engine; every illegal turn becomes a Violation."""
+def replay(rec: Record, offered: dict[str, list[int]] | None = None) -> Replay:
+    """Play the record through the engine; every illegal turn becomes a Violation. `offered`,
+    when given, gets for each turn that drew in a hotel, shop or sky scraper (by its place) the
+    values it could circle, highest first ([] when none was free)."""
     game = rec.game()
     state = game.new_state()
     ed = game.edition
@@ -196,12 +198,14 @@ def replay(rec: Record) -> Replay:
                                             exc.reason, exc.sentence, exc.legal))
                 _skip(state)
                 continue
-            p = state.current_player() if turn.circle is not None else -1
+            p = state.current_player() if turn.circle is not None or offered is not None else -1
             state.apply_unchecked(turn.action)
             if state.phase == CIRCLE:
+                if offered is not None:
+                    offered[turn.place] = state.circle_choices()
                 _circle(state, rn, tn, turn, violations)
-            elif turn.circle is not None:
-                _no_choice(state, rn, tn, turn, p, violations)
+            elif offered is not None or turn.circle is not None:
+                _no_choice(state, rn, tn, turn, p, violations, offered)
         if state.phase == "turn":
             missing = rec.game().players - state.turn
             if rn < len(rec.rounds):
@@ -232,14 +236,17 @@ def _circle(state: State, rn: int, tn: int, turn: Turn, violations: list[Violati
     state.settle_circle(v)
 
 
-def _no_choice(state: State, rn: int, tn: int, turn: Turn, p: int, violations: list[Violation]) -> None:
+def _no_choice(state: State, rn: int, tn: int, turn: Turn, p: int, violations: list[Violation],
+               offered: dict[str, list[int]] | None = None) -> None:
     """A "circle" on a turn that had no value to choose: fine when it says what was circled (0
     for nothing), else a violation."""
     a = turn.action
     g = state.game
     scored = a.kind == "draw" and g.kind[(a.row - 1) * g.n + a.col - 1] in SCORING
     got = state.sheets[p].scored[-1].value if scored else 0
-    if turn.circle == got:
+    if scored and offered is not None:
+        offered[turn.place] = [got] if got else []
+    if turn.circle is None or turn.circle == got:
         return
     lay = g.layout
     if not scored:
