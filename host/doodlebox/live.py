@@ -1,10 +1,17 @@
-"""Prints a console's events as a person reads them at the table."""
+"""Prints a console's events as a person reads them at the table (docs/protocol.md, version 2)."""
 from __future__ import annotations
 
 WHY = {
-    "taken": "die already taken", "nosquare": "no square to draw in", "canplay": "a die could be used",
-    "square": "cannot draw in that square", "notree": "no tree left for a white 6",
-    "forced": "no die fits", "pass": "passes (More control)", "trees": "a player crossed out the last tree",
+    # refuse.why: the rule ids of the PC's engine (rules/dice/sentences.py)
+    "taken": "die already taken", "six_tree": "no tree left for a white 6", "park_tree": "no tree left for a park",
+    "park_barrel": "no barrel left for a breaker", "drawn": "nothing can be drawn there",
+    "houses": "every house there is crossed", "third_time": "the sky scraper has all its floors",
+    "must_take": "a die can still be used", "no_tree": "no tree left to pass",
+    # tree.why
+    "forced": "no die fits", "pass": "passes",
+    # end.why
+    "trees": "a player crossed out the last tree", "hotel": "the top hotel value is circled",
+    "shop": "the top shop value is circled", "skyscraper": "the 18 of the sky scraper track is circled",
     "menu": "ended on the console",
 }
 
@@ -21,13 +28,19 @@ def describe(event: dict) -> str:
         return (f"round {event.get('r')}: P{event.get('sp', 0) + 1} rolls column {event.get('c')}, "
                 f"white {' '.join(str(w) for w in event.get('w', []))}")
     if k == "claim":
-        six = " (crosses a tree)" if event.get("d") == 6 else ""
+        via = event.get("via")
+        park = f" via the park at row {via[0]}, column {via[1]}" if isinstance(via, list) and len(via) == 2 else ""
+        what = f" {event['pc']}" if "pc" in event else (" a floor" if event.get("fl") else " a house crossed")
+        circled = f", circles {event['v']}" if event.get("v") else ""
         where = f"row {event.get('row')}, column {event.get('col')}"
-        return f"  {p} takes die {event.get('i')} ({event.get('d')}) -> {where}{six}"
+        return f"  {p} takes die {event.get('i')} ({event.get('d')}){park} -> {where}:{what}{circled}"
     if k == "tree":
         return f"  {p} crosses out a tree: {WHY.get(str(event.get('why')), event.get('why'))}"
     if k == "refuse":
         return f"  {p} refused: {WHY.get(str(event.get('why')), event.get('why'))}"
     if k == "end":
-        return f"game over after round {event.get('r')}: {WHY.get(str(event.get('why')), event.get('why'))}"
+        totals = event.get("p")
+        shown = (": the console's scores " + ", ".join(f"P{i + 1} {t}" for i, t in enumerate(totals))
+                 if isinstance(totals, list) else "")
+        return f"game over after round {event.get('r')}: {WHY.get(str(event.get('why')), event.get('why'))}{shown}"
     return f"  {event}"

@@ -1,24 +1,35 @@
-"""Runs a HostLink on a port in a thread, with reconnects, and hands events to a queue."""
+"""Runs a HostLink on a port in a thread, with reconnects, and hands events to a queue; after
+each event stored, the PC's verdict on its game (livegame.py) goes to the console as `score`."""
 from __future__ import annotations
 
 import queue
 import threading
 import time
+from collections.abc import Callable
 
 import serial
 
-from doodlebox.link.session import HostLink, LinkError
+from doodlebox.console_record import ConsoleLogError
+from doodlebox.link.session import Console, HostLink, LinkError
+from doodlebox.livegame import LiveGames, Verdict
 from doodlebox.ports import open_port
 from doodlebox.store import Store, StoreError
 
 
 class LinkThread:
-    def __init__(self, port_path: str, db_path, on_note=print, handshake_timeout: float = 10.0):
+    """`events` gets every event stored; then its game's verdict (livegame.Verdict), if any, goes
+    to `on_verdict` (called in the link's thread) and as `score` to the console. Notes (the
+    console went away, a game the PC cannot score) go to `on_note`."""
+
+    def __init__(self, port_path: str, db_path, on_note=print, handshake_timeout: float = 10.0,
+                 on_verdict: Callable[[Verdict], None] | None = None):
         self.port_path = port_path
         self.db_path = db_path
         self.on_note = on_note
+        self.on_verdict = on_verdict
         self.handshake_timeout = handshake_timeout
         self.events: queue.Queue = queue.Queue()
+        self.sent_scores = 0
         self.error: str | None = None
         self.link: HostLink | None = None
         self._stop = threading.Event()
@@ -43,6 +54,7 @@ class LinkThread:
             self.error = str(exc)
             self._ready.set()
             return
+        self.live = LiveGames(store)
         try:
             while not self._stop.is_set():
                 try:
@@ -55,7 +67,7 @@ class LinkThread:
                     time.sleep(1.0)  # unplugged: wait for it to come back
                     continue
                 try:
-                    self.link = HostLink(port, store, on_event=lambda c, s, e: self.events.put(e), on_note=self.on_note)
+                    self.link = HostLink(port, store, on_event=self._stored, on_note=self.on_note)
                     self.link.handshake(self.handshake_timeout)
                     self._ready.set()
                     while not self._stop.is_set():
@@ -73,3 +85,27 @@ class LinkThread:
                     port.close()
         finally:
             store.close()
+
+    def _stored(self, console: Console, boot: int, seq: int, event: dict) -> None:
+        """After an event is committed and acknowledged: the event to `events`, then the PC's
+        verdict on its game to `on_verdict` and, when the game is of the console's current boot,
+        to the console. Validation never stops the link: what goes wrong in it is a note."""
+        verdict = None
+        try:
+            verdict = self.live.stored(console.uid, boot, event)
+        except ConsoleLogError as exc:
+            self.on_note(f"{exc}; the PC cannot score this game")
+        except Exception as exc:   # a bug in validation: reported, and the link goes on
+            self.on_note(f"the PC's validation failed after event {seq} of boot {boot} ({exc!r}); "
+                         "the event is stored, the link goes on")
+        self.events.put(event)
+        if verdict is None:
+            return
+        if self.on_verdict is not None:
+            try:
+                self.on_verdict(verdict)
+            except Exception as exc:
+                self.on_note(f"showing the PC's verdict failed ({exc!r})")
+        if boot == console.boot and self.link is not None:
+            self.link.send(verdict.message)
+            self.sent_scores += 1

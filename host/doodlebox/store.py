@@ -162,6 +162,12 @@ class Store:
         gid, uid, boot, g = row
         return GameLog(gid, uid, boot, g, self.game_events(uid, boot, g))
 
+    def game_log_of(self, uid: str, boot: int, g: int) -> GameLog:
+        """Game `g` of a console's boot and its events, as far as they are stored (its number is
+        0 while its `game` event is not)."""
+        row = self.db.execute("SELECT id FROM games WHERE uid=? AND boot=? AND g=?", (uid, boot, g)).fetchone()
+        return GameLog(row[0] if row else 0, uid, boot, g, self.game_events(uid, boot, g))
+
     def game_events(self, uid: str, boot: int, g: int) -> list[tuple[int, dict]]:
         """The events of game `g` of a console's boot, (seq, event) in order."""
         cur = self.db.execute("SELECT seq, body FROM events WHERE uid=? AND boot=? AND game=? ORDER BY seq",

@@ -28,6 +28,7 @@ def start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: b
 
 def log(args: argparse.Namespace) -> int:
     from doodlebox.live import describe
+    from doodlebox.livegame import Verdict, verdict_lines
     from doodlebox.ports import find_pico
     from doodlebox.runner import LinkThread
 
@@ -47,7 +48,8 @@ def log(args: argparse.Namespace) -> int:
             print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
     db = database(args)
     print(f"store: {db}")
-    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}"), handshake_timeout=args.wait).start()
+    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}"), handshake_timeout=args.wait,
+                      on_verdict=lambda v: link.events.put(v)).start()   # printed after its event
     try:
         if not link.wait_ready(args.wait + 5) or link.error or link.link is None:
             raise DoodleboxError(link.error or "the console did not answer")
@@ -62,7 +64,11 @@ def log(args: argparse.Namespace) -> int:
                     e = link.events.get(timeout=0.2)
                 except Exception:
                     continue
-                print(describe(e), flush=True)
+                if isinstance(e, Verdict):
+                    for line in verdict_lines(e):
+                        print(f"  {line}", flush=True)
+                else:
+                    print(describe(e), flush=True)
         threading.Thread(target=printer, daemon=True).start()
         if vc is not None and sys.stdin.isatty():
             from doodlebox.virtual.panel import TerminalPanel

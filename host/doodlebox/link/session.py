@@ -33,7 +33,7 @@ class Console:
 class HostLink:
     port: Port
     store: Store
-    on_event: Callable[[Console, int, dict], None] = lambda c, s, e: None
+    on_event: Callable[[Console, int, int, dict], None] = lambda c, b, s, e: None   # console, boot, s, event
     on_note: Callable[[str], None] = lambda text: None
     console: Console | None = None
     counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0})
@@ -130,7 +130,7 @@ class HostLink:
                 return
             self._write(frames.encode("ack", boot=boot, s=result.ack))
             if result.status == "stored":
-                self.on_event(self.console, seq, event)
+                self.on_event(self.console, boot, seq, event)
             return
         if t == "test":  # the console's self-test (MENU held at boot; docs/protocol.md)
             details = " ".join(f"{k}={v}" for k, v in msg.items() if k not in ("t", "v", "step"))
