@@ -15,12 +15,14 @@ def test_journal_acks_naks_and_resends():
     j = Journal(boot=3, capacity=4)
     for n in range(3):
         assert j.add({"k": "x", "n": n}) == n + 1
-    assert len(j.pump(0)) == 3 and j.pump(10) == []
-    assert len(j.pump(1000)) == 3 and j.resends == 1   # no ack within RESEND_MS: all again
+    out: list = []
+    assert j.pump(0, out) == 3 and j.pump(10, out) == 0 and len(out) == 3
+    assert j.pump(1000, out) == 3 and j.resends == 1   # no ack within RESEND_MS: all again
+    assert out[:3] == out[3:]
     j.ack(2)
     assert j.first() == 3 and j.held() == 1
     j.rewind(3)
-    assert len(j.pump(1001)) == 1
+    assert j.pump(1001, out) == 1 and out[-1] == out[2]
     for _ in range(3):
         j.add({})
     assert j.full()
@@ -43,3 +45,10 @@ def test_line_splitter_drops_overlong_lines_and_keeps_the_next():
     lines = link.Lines(limit=16)
     out = lines.feed(b"x" * 40 + b"\n@ok\n")
     assert out[0][0] is None and out[1] == (b"@ok", None)
+
+
+@pytest.mark.parametrize("case", [c for c in VECTORS["valid"] if c["message"]["t"] == "ev"],
+                         ids=lambda c: str(c["message"]["e"].get("k")))
+def test_journal_frames_written_directly_match_the_golden_vectors(case):
+    m = case["message"]
+    assert link.encode_event(m["boot"], m["s"], dict(m["e"])) == case["frame"].encode()

@@ -40,6 +40,7 @@ class App:
         self.notice = ""
         self._notice_until = 0
         self._tones = []
+        self._tones_other = []
         self._tx = [self._hello()]
         self._host_seen = -LINK_TIMEOUT_MS
         self._up = False
@@ -47,6 +48,8 @@ class App:
         self.screen_rev = 1
         self._screen = None
         self._screen_at = -1
+        self._dice = [[0, 0, i == 0] for i in range(self.dice_.count)]
+        self._dice_at = -1
         self.link_errors = []  # last few (reason) strings, newest last
 
     # -- inputs -------------------------------------------------------------------------
@@ -73,7 +76,7 @@ class App:
         self.dice_.settle()  # a press never waits for the tumble to finish
         if self.journal.full():
             return self._refuse("full", now)
-        if name == "ROLL" and g.phase in (rounds.SETUP, rounds.READY):
+        if name == "ROLL" and g.phase <= rounds.READY:      # SETUP or READY: the dice roll
             return self._roll(g, now)
         before = g.phase
         turn = g.turn + 10 * g.round
@@ -127,7 +130,7 @@ class App:
         if up != self._up:
             self._up = up
             self.screen_rev += 1
-        self._tx.extend(self.journal.pump(now))
+        self.journal.pump(now, self._tx)
 
     # -- outputs ------------------------------------------------------------------------
     @property
@@ -135,8 +138,12 @@ class App:
         return self.dice_.rev
 
     def dice(self):
-        """[(face, state, is_column_die)] for the 7 dice."""
-        return [(f, s, i == 0) for i, (f, s) in enumerate(self.dice_.shown(self.now))]
+        """[[face, state, is_column_die]] for the 7 dice: one list, updated in place when they
+        change (the caller reads it at once and keeps nothing)."""
+        if self._dice_at != self.dice_.rev:
+            self._dice_at = self.dice_.rev
+            self.dice_.shown(self.now, self._dice)
+        return self._dice
 
     def screen(self):
         """The screen's lines; built again only when something on it changed."""
@@ -149,22 +156,27 @@ class App:
         else:
             lines = view.game(self.game, self.notice, self.pc, self._up, held)
             if self.confirm_end:
+                lines = list(lines)
                 lines.insert(1, "!End game? ROLL yes, other no")
         self._screen = lines
         return lines
 
     def tones(self):
+        """The tunes to play since the last call (two lists in turn: nothing allocated)."""
         t = self._tones
         if not t:
-            return t  # empty: no new list every loop
-        self._tones = []
+            return t
+        other = self._tones_other
+        del other[:]
+        self._tones, self._tones_other = other, t
         return t
 
     def serial_out(self):
-        if not self._tx:
+        tx = self._tx
+        if not tx:
             return b""
-        out = b"".join(self._tx)
-        self._tx = []
+        out = tx[0] if len(tx) == 1 else b"".join(tx)
+        del tx[:]
         return out
 
     # -- the lobby ----------------------------------------------------------------------
@@ -176,8 +188,8 @@ class App:
                 self.control = False
                 if self.players < 2:
                     self.players = 2
-        elif name[0] == "D" and int(name[1:]) <= 5:
-            n = int(name[1:])
+        elif 1 <= rounds.DIE.get(name, 0) <= 5:
+            n = rounds.DIE[name]
             if n == 1 and six:
                 return self._refuse("solo", now)
             self.players = n

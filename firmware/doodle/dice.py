@@ -65,14 +65,14 @@ class Dice:
             self._step = now
             self.rev += 1
 
-    def shown(self, now):
-        """[(face, state)] per die; a rolling die shows a tumbling face."""
-        out = []
+    def shown(self, now, out):
+        """Fill out[i] = [face, state, ...] per die; a rolling die shows a tumbling face."""
         for i in range(self.count):
             st = self.states[i]
             if st == ROLLING and self._until and now < self._until:
                 face = ((now // TUMBLE_STEP_MS) * 5 + i * 3) % 6 + 1  # animation only, not chance
             else:
                 face = self.values[i]
-            out.append((face, st))
+            out[i][0] = face
+            out[i][1] = st
         return out

@@ -7,32 +7,135 @@ VERSION = 2
 MAX_FRAME = 512
 
 
-def dump(obj):
-    """Canonical JSON: sorted keys, no spaces, ASCII, ints only."""
-    if isinstance(obj, dict):
-        return "{" + ",".join(json.dumps(k) + ":" + dump(obj[k]) for k in sorted(obj)) + "}"
-    if isinstance(obj, (list, tuple)):
-        return "[" + ",".join(dump(x) for x in obj) + "]"
-    if obj is True:
-        return "true"
-    if obj is False:
-        return "false"
-    if obj is None:
-        return "null"
+def dump(obj, room=4096):
+    """Canonical JSON: sorted keys, no spaces, ASCII, ints only (as str)."""
+    b = bytearray(room)
+    return bytes(memoryview(b)[:_put(obj, b, 0, 0)]).decode()
+
+
+# encode() writes a frame into this one buffer by position, so a frame costs one allocation
+# (its bytes); the keys' '"key":' and the lists the keys are sorted in are kept too.
+_buf = bytearray(MAX_FRAME)
+_keys = {}  # type: dict[str, bytes]
+_order = ([""] * 16, [""] * 16, [""] * 16, [""] * 16)  # a dict's keys at each depth, sorted
+
+
+def _put(obj, b, n, depth):
+    """Write obj's JSON into b from position n; returns the position after it."""
+    if isinstance(obj, bool) or obj is None:
+        return _raw(b, n, b"true" if obj is True else b"false" if obj is False else b"null")
     if isinstance(obj, int):
-        return str(obj)
+        return _int(obj, b, n)
     if isinstance(obj, str):
-        return _ascii(json.dumps(obj))
+        return _str(obj, b, n)
+    if isinstance(obj, dict):
+        keys = _order[depth]
+        m = 0
+        for k in obj:           # insertion sort into the kept list: nothing allocated
+            i = m
+            while i and keys[i - 1] > k:
+                keys[i] = keys[i - 1]
+                i -= 1
+            keys[i] = k
+            m += 1
+        b[n] = 123  # {
+        n += 1
+        for i in range(m):
+            if i:
+                b[n] = 44  # ,
+                n += 1
+            k = keys[i]
+            kb = _keys.get(k)
+            if kb is None:
+                kb = _keys[k] = dump(k, 256).encode() + b":"
+            n = _raw(b, n, kb)
+            n = _put(obj[k], b, n, depth + 1)
+        b[n] = 125  # }
+        return n + 1
+    if isinstance(obj, (list, tuple)):
+        b[n] = 91  # [
+        n += 1
+        for i in range(len(obj)):
+            if i:
+                b[n] = 44
+                n += 1
+            n = _put(obj[i], b, n, depth + 1)
+        b[n] = 93  # ]
+        return n + 1
     raise ValueError("cannot encode " + type(obj).__name__)
+
+
+def _raw(b, n, data):
+    k = len(data)
+    if n + k > len(b):
+        raise ValueError("frame longer than %d bytes" % len(b))
+    b[n:n + k] = data
+    return n + k
+
+
+def _int(v, b, n):
+    """The decimal digits of v, written into b without a string."""
+    if v < 0:
+        b[n] = 45
+        n += 1
+        v = -v
+    start = n
+    while True:
+        b[n] = 48 + v % 10
+        n += 1
+        v //= 10
+        if not v:
+            break
+    i, j = start, n - 1
+    while i < j:
+        b[i], b[j] = b[j], b[i]
+        i += 1
+        j -= 1
+    return n
+
+
+def _str(s, b, n):
+    q = _vals.get(s)
+    if q is not None:                             # a word events use again and again
+        return _raw(b, n, q)
+    if len(_vals) < 32 and len(s) <= 12:
+        end = _str_new(s, b, n)
+        _vals[s] = bytes(b[n:end])
+        return end
+    return _str_new(s, b, n)
+
+
+_vals = {}  # type: dict[str, bytes]
+
+
+def _str_new(s, b, n):
+    b[n] = 34
+    end = put_ascii(s, b, n + 1)
+    if end < 0:                                   # control, non-ASCII, quote or backslash
+        return _raw(b, n, _ascii(json.dumps(s)).encode())
+    b[end] = 34
+    return end + 1
+
+
+def put_ascii(s, b, n):
+    """Write str s into b at n; the position after it, or -1 if s needs escaping in JSON."""
+    data = s.encode()
+    k = len(data)
+    if n + k > len(b):
+        raise ValueError("frame longer than %d bytes" % len(b))
+    b[n:n + k] = data
+    for i in range(n, n + k):
+        c = b[i]
+        if c < 32 or c > 126 or c == 34 or c == 92:
+            return -1
+    return n + k
+
+
+put_int = _int
 
 
 def _ascii(s):
     # MicroPython's json.dumps leaves non-ASCII as is; escape it ourselves.
-    for ch in s:
-        if ord(ch) > 126:
-            break
-    else:
-        return s
     out = []
     for ch in s:
         o = ord(ch)
@@ -50,8 +153,44 @@ def _ascii(s):
 def encode(msg):
     """msg (a dict with "t") -> one frame as bytes, "v" added."""
     msg["v"] = VERSION
-    body = dump(msg).encode()
-    return b"@" + body + b"*" + (b"%08x" % (crc32(body) & 0xFFFFFFFF)) + b"\n"
+    _buf[0] = 64  # @
+    return _finish(_put(msg, _buf, 1, 0))
+
+
+def encode_event(boot, s, event):
+    """The frame of journal event s: {"boot","e","s","t":"ev","v"} written directly (the
+    keys in canonical order), without a dict around the event."""
+    b = _buf
+    n = _raw(b, 0, b'@{"boot":')
+    n = _int(boot, b, n)
+    n = _raw(b, n, b',"e":')
+    n = _put(event, b, n, 1)
+    n = _raw(b, n, b',"s":')
+    n = _int(s, b, n)
+    n = _raw(b, n, b',"t":"ev","v":')
+    n = _int(VERSION, b, n)
+    b[n] = 125  # }
+    return _finish(n + 1)
+
+
+_mv = memoryview(_buf)
+
+
+def _finish(n):
+    """The CRC after the body in _buf[1:n], the end of line; the frame as bytes."""
+    b = _buf
+    crc = crc32(_mv[1:n]) & 0xFFFFFFFF
+    if n + 10 > len(b):
+        raise ValueError("frame longer than %d bytes" % len(b))
+    b[n] = 42  # *
+    for k in range(28, -4, -4):
+        n += 1
+        b[n] = _HEX[(crc >> k) & 15]
+    b[n + 1] = 10
+    return bytes(_mv[:n + 2])
+
+
+_HEX = b"0123456789abcdef"
 
 
 def decode(line):

@@ -1,19 +1,27 @@
 # doodlebox dice rounds, every dice edition: start roads, ROLL, each player's turn entered with
 # the buttons (die, square, piece or floor, value circled), trees, endings. docs/console.md;
 # the rules as the PC's engine (host/doodlebox/rules/dice/engine.py) reads them, docs/rulings.md.
+from doodle import score
 from doodle.sheet import HOUSE, PARK, SHOP, SIDES, SKYSCRAPER, Sheet
 
-SETUP = 0     # rolling the start roads column by column
-READY = 1     # waiting for the start player to press ROLL
-CLAIM = 2     # the current player takes a white die (or PASS)
-ROW = 3       # the die leaves a choice: the row
-COL = 4       # ... the column
-PIECE = 5     # what was drawn: a piece by its legend face, or a floor (D0)
-VALUE = 6     # which value to circle: PASS lower, ROLL yes
-OVER = 7
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]
+        return x
+
+SETUP = const(0)     # rolling the start roads column by column
+READY = const(1)     # waiting for the start player to press ROLL
+CLAIM = const(2)     # the current player takes a white die (or PASS)
+ROW = const(3)       # the die leaves a choice: the row
+COL = const(4)       # ... the column
+PIECE = const(5)     # what was drawn: a piece by its legend face, or a floor (D0)
+VALUE = const(6)     # which value to circle: PASS lower, ROLL yes
+OVER = const(7)
 
 # what a refused press returns (rule ids of the PC's engine, docs/protocol.md) besides these
 NOTNOW = "notnow"  # a button that means nothing now: ignored, no tone
+DIE = {"D0": 0, "D1": 1, "D2": 2, "D3": 3, "D4": 4, "D5": 5, "D6": 6}   # a die button's number
 
 
 class Game:
@@ -42,6 +50,17 @@ class Game:
         self.white = bytearray(self.whites + 1)       # index 1..whites
         self.taken = [-1] * (self.whites + 1)         # who took each white die
         self.endings = []
+        nn = ed.SIZE * ed.SIZE
+        self.scratch = (bytearray(nn), bytearray(nn), bytearray(nn + 1))  # score.label's buffers
+        self._points = [0] * players   # the totals (score.totals), kept up to date
+        self._was = [0] * players      # the totals before the last count
+        self._stale = True             # a turn changed something since they were counted
+        self.scored = 0                # +1 each time a total changes (the panel's score line)
+        self.version = 0       # +1 at every roll and finished turn: what the screen caches by
+        self.lines = [-1, ""] * 9       # doodle/view.py's cache: (signature, line) per line
+        self.pc = None                  # the PC's scores being shown (doodle/view.py)
+        self.legend = ""       # the legend as the panel shows it (built once)
+        self.pass_hint = "  (PASS: %s)" % ed.WORDS["tree"] if self.can_pass else ""
         self._clear()
         var = "control" if control else ""
         if self.solo:
@@ -62,13 +81,12 @@ class Game:
     def current(self):
         return (self.start_player + self.turn) % self.players
 
-    def _ev(self, kind, fields):
-        fields["k"] = kind
-        fields["g"] = self.number
+    def _ev(self, fields):
+        """Send an event; its dict is built whole, with "k" and "g" (no growth, no copy)."""
         self.emit(fields)
 
     def _refuse(self, why, i=0):
-        self._ev("refuse", {"r": self.round, "p": self.current(), "i": i, "why": why})
+        self._ev({"k": "refuse", "g": self.number, "r": self.round, "p": self.current(), "i": i, "why": why})
         return why
 
     def targets(self, sheet, die):
@@ -105,8 +123,10 @@ class Game:
             return "taken"
         sheet = self.sheets[player]
         squares, via = self.targets(sheet, die)
-        if squares is None:
-            return via
+        return via if squares is None else self._blocked(sheet, squares)
+
+    def _blocked(self, sheet, squares):
+        """Why none of `squares` can take a drawing on this sheet, or None."""
         for i in squares:
             if sheet.usable(i):
                 return None
@@ -133,7 +153,7 @@ class Game:
         if name == "PASS":
             if ph == CLAIM:
                 return self.pass_turn()
-            if ph in (ROW, COL, PIECE):
+            if ROW <= ph <= PIECE:
                 self._clear()
                 self.phase = CLAIM
                 return None
@@ -145,12 +165,12 @@ class Game:
             if ph == VALUE:
                 return self._finish(self.values[self.shown])
             return NOTNOW
-        if name[0] != "D":
+        n = DIE.get(name, -1)
+        if n < 0:
             return NOTNOW
-        n = int(name[1:])
         if ph == CLAIM:
             return self.take(n) if 1 <= n <= self.whites else NOTNOW
-        if ph in (ROW, COL):
+        if ph == ROW or ph == COL:
             return self.choose(n)
         if ph == PIECE:
             return self.floor() if n == 0 else self.piece(n)
@@ -165,7 +185,9 @@ class Game:
             bits = SIDES[ed.LEGEND[column - 1]]
             for sheet in self.sheets:
                 sheet.pieces[i] = bits
-            self._ev("start", {"col": col, "d": column})
+            self._stale = True
+            self.version += 1
+            self._ev({"k": "start", "g": self.number, "col": col, "d": column})
             self.setup_col += 1
             if self.setup_col > ed.SIZE:
                 self.phase = READY
@@ -179,17 +201,20 @@ class Game:
             self.white[d] = whites[d - 1]
             self.taken[d] = -1
         self.phase = CLAIM
-        self._ev("roll", {"r": self.round, "sp": self.start_player, "c": column, "w": list(whites)})
+        self.version += 1
+        self._ev({"k": "roll", "g": self.number, "r": self.round, "sp": self.start_player, "c": column,
+                  "w": list(whites)})
         return None
 
     def take(self, die):
         """The current player presses the button under white die `die`."""
-        p = self.current()
-        why = self.why_not(p, die)
+        if self.taken[die] >= 0:
+            return self._refuse("taken", die)
+        sheet = self.sheets[self.current()]
+        squares, via = self.targets(sheet, die)
+        why = via if squares is None else self._blocked(sheet, squares)
         if why:
             return self._refuse(why, die)
-        sheet = self.sheets[p]
-        squares, via = self.targets(sheet, die)
         self.die = die
         self.via = via
         usable = [i for i in squares if sheet.usable(i)]
@@ -197,12 +222,13 @@ class Game:
             return self._at(usable[0])
         n = self.ed.SIZE
         self.choices = usable
-        rows = [i // n for i in usable]
-        if min(rows) == max(rows):
-            self.row = rows[0] + 1
-            self.phase = COL
-        else:
-            self.phase = ROW
+        row = usable[0] // n
+        for i in usable:
+            if i // n != row:
+                self.phase = ROW
+                return None
+        self.row = row + 1
+        self.phase = COL
         return None
 
     def choose(self, n):
@@ -279,7 +305,7 @@ class Game:
         else:
             why = "pass"
         self._tree(sheet)
-        self._ev("tree", {"r": self.round, "p": p, "why": why})
+        self._ev({"k": "tree", "g": self.number, "r": self.round, "p": p, "why": why})
         self._next()
         return None
 
@@ -289,7 +315,7 @@ class Game:
             self._finish(self.values[self.shown])
         if self.phase != OVER:
             self.phase = OVER
-            self._ev("end", {"r": self.round, "why": "menu", "p": self._totals()})
+            self._ev({"k": "end", "g": self.number, "r": self.round, "why": "menu", "p": self._totals()})
 
     # -- the turn, complete ---------------------------------------------------------------
     def _finish(self, v):
@@ -299,26 +325,30 @@ class Game:
         die, i = self.die, self.square
         kind = ed.KINDS[i]
         self.taken[die] = p
-        ev = {"r": self.round, "p": p, "i": die, "d": self.white[die], "row": i // ed.SIZE + 1,
-              "col": i % ed.SIZE + 1, "v": v}
+        ev = {"k": "claim", "g": self.number, "r": self.round, "p": p, "i": die, "d": self.white[die],
+              "row": i // ed.SIZE + 1, "col": i % ed.SIZE + 1, "v": v, "pc": "", "via": None}
         if self.via >= 0:
             ev["via"] = [self.via // ed.SIZE + 1, self.via % ed.SIZE + 1]
             if ed.PARK == 1:
                 self._tree(sheet)
             else:
                 sheet.barrels += 1
-        elif ed.JOKERS and self.white[die] == 6:
-            self._tree(sheet)
+        else:
+            del ev["via"]
+            if ed.JOKERS and self.white[die] == 6:
+                self._tree(sheet)
         if kind == HOUSE:
             sheet.crossed[i] += 1
+            del ev["pc"]
         elif sheet.pieces[i]:
             ev["pc"] = _NAMES[sheet.pieces[i]]
         else:
             sheet.floors[i] += 1
-            ev["fl"] = 1
+            del ev["pc"]
+            ev["fl"] = 1     # in the room "pc" left
         if v:
             self._circle(p, sheet, kind, v)
-        self._ev("claim", ev)
+        self._ev(ev)
         self._clear()
         self._next()
         return None
@@ -353,22 +383,36 @@ class Game:
                 self._ending("trees")
 
     def _next(self):
+        self._stale = True
+        self.version += 1
         self.turn += 1
         if self.turn < self.players:
             self.phase = CLAIM
             return
         if self.endings:
             self.phase = OVER
-            self._ev("end", {"r": self.round, "why": self.endings[0], "p": self._totals()})
+            self._ev({"k": "end", "g": self.number, "r": self.round, "why": self.endings[0], "p": self._totals()})
             return
         self.start_player = (self.start_player + 1) % self.players
         self.phase = READY
 
 
     def _totals(self):
-        from doodle import score
+        return self.points()
 
-        return score.totals(self)
+    def points(self):
+        """Every player's total now (score.totals), counted again only after a turn."""
+        if self._stale:
+            self._stale = False
+            pts, was = self._points, self._was
+            for p in range(self.players):
+                was[p] = pts[p]
+            score.totals(self, pts)
+            for p in range(self.players):
+                if pts[p] != was[p]:
+                    self.scored += 1
+                    break
+        return self._points
 
 
 _NAMES = {bits: name for name, bits in SIDES.items()}

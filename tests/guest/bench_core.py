@@ -1,10 +1,12 @@
 # Benchmark of the firmware core per button event, for `make bench` (tests/bench.py).
-# In the VM: time (ticks_us) and heap allocated by each press, from button to frame out.
+# In the VM: time (ticks_us) and heap allocated by each press, from button to frame out,
+# over a whole scripted game of sys.argv[1] (edition) with sys.argv[2] players.
 # Prints "press <us> <bytes>" per press, then "live <bytes after collect>".
 import gc
+import sys
 import time
 
-from city_script import rand, steps
+from table_script import rand, steps
 
 from doodle.app import App
 
@@ -25,7 +27,7 @@ def press(name):
     print("press", time.ticks_diff(time.ticks_us(), t), gc.mem_alloc() - a)
 
 
-script = steps(app, now)
+script = steps(app, now, sys.argv[1], int(sys.argv[2]))
 while True:
     gc.collect()  # module level, between presses (docs/virtual-console.md)
     name = next(script, None)
