@@ -234,6 +234,7 @@ class VirtualConsole:
             return exc.stderr
         finally:
             self.state = "off"
+            self.hardware.clear_presses()  # a press main.py never read does not wait for the next boot
 
     def _run_cpython(self) -> None:
         from doodlebox.virtual import cpython
@@ -243,8 +244,9 @@ class VirtualConsole:
         fns = self._functions()
         cpython.run_firmware(self.flash, lambda name, *args: fns[name](*args))
 
-    def press(self, name: str, hold_ms: float = 150) -> None:
-        """Press a button (D0..D6, ROLL, PASS, MENU) and let go after hold_ms."""
+    def press(self, name: str, hold_ms: float = 80) -> None:
+        """Press a button (D0..D6, ROLL, PASS, MENU) for hold_ms as the firmware sees it,
+        after the presses made before (Hardware.press_for). Returns at once."""
         self.hardware.press_for(name, hold_ms)
 
     def heap_use(self) -> dict:

@@ -8,7 +8,8 @@ names and arguments are the table in docs/architecture.md.
 Pin model: a pin configured ``"out"`` reads back its driven level; an input reads
 its pull (``"up"`` -> 1, ``"down"``/none -> 0) unless a button holds it at 0. So a
 button pin set up as ``Pin(n, Pin.IN, Pin.PULL_UP)`` reads 1 released and 0 pressed.
-The e-paper BUSY pin reads ``epaper.busy(clock())``; a falling-then-rising edge on
+Timed presses (``press_for``) last in the guest's time, not the host's: see
+:class:`Hardware`. The e-paper BUSY pin reads ``epaper.busy(clock())``; a falling-then-rising edge on
 RST calls ``epaper.reset()``; SPI writes on the e-paper bus while CS is low go to
 ``epaper.spi_write(data, dc)`` with the DC pin's level.
 """
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import binascii
 import collections
-import heapq
 import json
 import threading
 import time
@@ -130,10 +130,22 @@ class Hardware:
 
     ``pins`` is hardware/pins.json as a dict. ``epaper`` defaults to a new
     ``ssd1680.Ssd1680Model()``; ``clock`` (seconds, default ``time.monotonic``) times
-    the buzzer log, ``press_for`` and is what ``epaper.busy()`` is given.
-    Host functions run on the VM's thread; the other methods may be called from
+    the buzzer log and the firmware's reads of the buttons, and is what ``epaper.busy()``
+    is given. Host functions run on the VM's thread; the other methods may be called from
     any thread (one lock guards the state).
+
+    Buttons: ``press(name)`` holds a button down until ``release(name)``. ``press_for(name,
+    ms)`` is a press as a person makes it, measured in the guest's time: the button stays
+    down until the firmware has read its pin low over ``ms`` milliseconds, then up until it
+    has read it high over ``release_ms``; each gap between two reads counts at most
+    ``poll_gap_max`` seconds (10 ms, more than the Pico's loop ever takes). So a guest that
+    the host stalls (the GIL, a busy machine) sees the whole press, however late. Timed
+    presses queue: the next goes down once the one before is over, so they reach the
+    firmware in the order they were made and never merge (docs/virtual-console.md).
     """
+
+    poll_gap_max = 0.010  # seconds: the most one gap between two reads of a pin counts
+    release_ms = 50.0  # the least a timed press is seen released before the next goes down
 
     def __init__(
         self,
@@ -156,9 +168,12 @@ class Hardware:
         self._mode: dict[int, str] = {}
         self._pull: dict[int, str | None] = {}
         self._out: dict[int, int] = {}
-        self._pressed: set[int] = set()
-        self._releases: list[tuple[float, int, int]] = []  # heap of (t, seq, pin)
-        self._seq = 0
+        self._held: set[int] = set()  # pins held down by press()
+        # timed presses, oldest first: [pin, ms]; the first one is the one going on
+        self._presses: collections.deque[tuple[int, float]] = collections.deque()
+        self._up = False  # the first press is over: its pin is up for release_ms
+        self._seen = 0.0  # seconds of the phase (down / up) the guest has seen so far
+        self._read_at: float | None = None  # when the guest last read the first press's pin
         led = pins.get("leds", {})
         self.leds = Ws2812Strip(
             int(led.get("pin", 16)),
@@ -205,37 +220,74 @@ class Hardware:
             raise KeyError(f"no button {name!r}; buttons are {sorted(self.buttons)}") from None
 
     def press(self, name: str) -> None:
+        """Hold the button down (until release); timed presses of it that wait are dropped."""
         pin = self._button_pin(name)
         with self._lock:
-            self._releases = [r for r in self._releases if r[2] != pin]
-            heapq.heapify(self._releases)
-            self._pressed.add(pin)
+            self._drop_presses(pin)
+            self._held.add(pin)
 
     def release(self, name: str) -> None:
+        """Let the button go, held or timed (timed presses of it that wait are dropped too)."""
         pin = self._button_pin(name)
         with self._lock:
-            self._releases = [r for r in self._releases if r[2] != pin]
-            heapq.heapify(self._releases)
-            self._pressed.discard(pin)
+            self._drop_presses(pin)
+            self._held.discard(pin)
 
     def press_for(self, name: str, ms: float) -> None:
-        """Press now; the button is released ``ms`` later (seen at the next pin read)."""
-        self.press(name)
+        """Press the button for ``ms`` milliseconds as the firmware sees them, after the
+        timed presses made before this one (see the class docstring)."""
         pin = self._button_pin(name)
         with self._lock:
-            self._seq += 1
-            heapq.heappush(self._releases, (self._clock() + ms / 1000.0, self._seq, pin))
+            self._presses.append((pin, float(ms)))
+
+    def pending_presses(self) -> int:
+        """Timed presses not over yet (the one going on included)."""
+        with self._lock:
+            return len(self._presses)
+
+    def clear_presses(self) -> None:
+        """Forget the timed presses (the console does when the firmware stops: a press the
+        firmware never read would otherwise reach the next boot)."""
+        with self._lock:
+            self._presses.clear()
+            self._next_press()
 
     def pressed(self) -> list[str]:
+        """The buttons down now."""
         with self._lock:
-            self._service()
-            return sorted(n for n, p in self.buttons.items() if p in self._pressed)
+            return sorted(n for n, p in self.buttons.items() if self._down(p))
 
-    def _service(self) -> None:
-        now = self._clock()
-        while self._releases and self._releases[0][0] <= now:
-            _, _, pin = heapq.heappop(self._releases)
-            self._pressed.discard(pin)
+    def _down(self, pin: int) -> bool:
+        if pin in self._held:
+            return True
+        return bool(self._presses) and not self._up and self._presses[0][0] == pin
+
+    def _next_press(self) -> None:
+        self._up = False
+        self._seen = 0.0
+        self._read_at = None  # the next press's time starts at the first read of its pin
+
+    def _drop_presses(self, pin: int) -> None:
+        if self._presses and self._presses[0][0] == pin:
+            self._next_press()
+        self._presses = collections.deque(p for p in self._presses if p[0] != pin)
+
+    def _guest_read(self, pin: int) -> None:
+        """The firmware read ``pin``: the first timed press counts the time since the last read."""
+        if not self._presses or self._presses[0][0] != pin:
+            return
+        t = self._clock()
+        if self._read_at is not None:
+            self._seen += min(t - self._read_at, self.poll_gap_max)
+        self._read_at = t
+        ms = self._seen * 1000 + 1e-6  # (the clock's float steps)
+        if not self._up:
+            if ms >= self._presses[0][1]:
+                self._up = True  # this read sees it released
+                self._seen = 0.0
+        elif ms >= self.release_ms:
+            self._presses.popleft()
+            self._next_press()
 
     def attach_usb(self, read_fn: Callable[[int], bytes], write_fn: Callable[[bytes], object]) -> None:
         """Bridge the guest's USB stream to a byte pipe (e.g. ``PtyPort.read``/``.write``)."""
@@ -250,8 +302,7 @@ class Hardware:
     def level(self, pin: int) -> int:
         """What the guest would read on ``pin`` now."""
         with self._lock:
-            self._service()
-            if pin in self._pressed:
+            if self._down(pin):
                 return 0
             if pin == self._ep_busy and self._mode.get(pin) != "out":
                 return 1 if self.epaper.busy(self._clock()) else 0
@@ -288,6 +339,9 @@ class Hardware:
             if self._roll_read is not None:
                 self.button_poll_gaps.append(t - self._roll_read)
             self._roll_read = t
+        if pin in self._button_pins:
+            with self._lock:
+                self._guest_read(pin)
         return self.level(pin)
 
     def hw_pin_set(self, pin, level):

@@ -5,7 +5,6 @@ import os
 import select
 import sys
 import termios
-import time
 import tty
 from pathlib import Path
 
@@ -79,8 +78,7 @@ class TerminalPanel:
                 ch = os.read(fd, 1).decode(errors="ignore").lower()
                 if ch in ("q", "\x04"):
                     return
-                if ch in KEYS:
+                if ch in KEYS:  # presses queue in the model: keys typed fast all count, in order
                     self.vc.press(KEYS[ch])
-                    time.sleep(0.3)  # held 150 ms, then released long enough to count (bot.PRESS_MS)
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, old)
