@@ -12,17 +12,23 @@ from typing import Any
 
 from doodlebox.rules.common import FORMAT, Reader, RecordError, Replay, Violation, load_json
 from doodlebox.rules.dice import layout as layouts
-from doodlebox.rules.dice.engine import CIRCLE, SCORING, Action, Game, IllegalAction, State, circle
+from doodlebox.rules.dice.engine import CIRCLE, PASS, SCORING, Action, Game, IllegalAction, State, circle
 from doodlebox.rules.dice.layout import PIECES, Layout, LayoutError
 from doodlebox.rules.dice.sentences import sentence
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
-    place: str            # where in the file, e.g. rounds[2].turns[1]
+    round: int            # where in the file: rounds[round].turns[index], 0-based
+    index: int
     action: Action
     player: int | None    # as written in the record, if it says
     circle: int | None = None   # the value circled, if the record says (ruling R10)
+
+    @property
+    def place(self) -> str:
+        """Where in the file, e.g. rounds[2].turns[1]."""
+        return f"rounds[{self.round}].turns[{self.index}]"
 
 
 @dataclass
@@ -104,7 +110,9 @@ def parse(data: Any, source: str = "record") -> Record:
     start = [face(v, f"start[{i}]") for i, v in enumerate(start)]
     whites = 3 if len(players) == 1 else len(players) + 1
     rounds = []
-    for w, rd in objects(data.get("rounds"), "rounds"):
+    size = lay.size
+    last_player = len(players) - 1
+    for ri, (w, rd) in enumerate(objects(data.get("rounds"), "rounds")):
         roll = rd.get("roll")
         if not isinstance(roll, dict):
             raise bad(w + ".roll", "missing, or not {\"column\": die, \"white\": [dice]}")
@@ -119,37 +127,45 @@ def parse(data: Any, source: str = "record") -> Record:
         else:
             white_t = tuple(face(v, f"{w}.roll.white[{i}]") for i, v in enumerate(white))
         turns = []
-        for tw, tn in objects(rd.get("turns", []), w + ".turns"):
+        listed = rd.get("turns", [])
+        if type(listed) is not list:
+            raise bad(w + ".turns", "is not a list")
+        for ti, tn in enumerate(listed):   # the places in the file are written only for an error
+            if type(tn) is not dict:
+                raise bad(f"{w}.turns[{ti}]", "is not an object")
             player = tn.get("player")
-            if player is not None:
-                player = whole(player, tw + ".player", 0, len(players) - 1)
+            if player is not None and (type(player) is not int or not 0 <= player <= last_player):
+                player = whole(player, f"{w}.turns[{ti}].player", 0, last_player)
             if not TURN_FIELDS.issuperset(tn):
                 k = next(k for k in tn if k not in TURN_FIELDS)
-                raise bad(f"{tw}.{k}", f"unknown field (known: {', '.join(sorted(TURN_FIELDS))})")
+                raise bad(f"{w}.turns[{ti}].{k}", f"unknown field (known: {', '.join(sorted(TURN_FIELDS))})")
             circled = tn.get("circle")
             if circled is not None:
-                circled = whole(circled, tw + ".circle", 0, 99)
+                circled = whole(circled, f"{w}.turns[{ti}].circle", 0, 99)
             if tn.get("pass") is True:
                 if set(tn) - {"pass", "player", "circle"}:
-                    raise bad(tw, "a pass takes no die and draws nothing")
-                turns.append(Turn(tw, Action("pass"), player, circled))
+                    raise bad(f"{w}.turns[{ti}]", "a pass takes no die and draws nothing")
+                turns.append(Turn(ri, ti, PASS, player, circled))
                 continue
             die = tn.get("die")
             if type(die) is not int or not 1 <= die <= 99:   # (the common case without a call)
-                die = whole(die, tw + ".die", 1, 99)
-            at = _square(tn.get("at"), tw + ".at", lay.size, bad)
-            via = _square(tn["park"], tw + ".park", lay.size, bad) if "park" in tn else None
+                die = whole(die, f"{w}.turns[{ti}].die", 1, 99)
+            at = tn.get("at")
+            if not (type(at) is list and len(at) == 2 and type(at[0]) is int and type(at[1]) is int
+                    and 1 <= at[0] <= size and 1 <= at[1] <= size):
+                at = _square(at, f"{w}.turns[{ti}].at", size, bad)
+            via = _square(tn["park"], f"{w}.turns[{ti}].park", size, bad) if "park" in tn else None
             if tn.get("floor") is True:
-                kind = "floor"
                 if "piece" in tn:
-                    raise bad(tw, "a floor is not a piece: give one or the other")
+                    raise bad(f"{w}.turns[{ti}]", "a floor is not a piece: give one or the other")
+                kind, piece = "floor", ""
             elif "piece" in tn:
-                kind = "draw"
-                if tn["piece"] not in PIECES:
-                    raise bad(tw + ".piece", f"{tn['piece']!r} is not a piece ({', '.join(PIECES)})")
+                kind, piece = "draw", tn["piece"]
+                if piece not in PIECES:
+                    raise bad(f"{w}.turns[{ti}].piece", f"{piece!r} is not a piece ({', '.join(PIECES)})")
             else:
-                kind = "house"
-            turns.append(Turn(tw, Action(kind, die, at[0], at[1], tn.get("piece", ""), via), player, circled))
+                kind, piece = "house", ""
+            turns.append(Turn(ri, ti, Action(kind, die, at[0], at[1], piece, via), player, circled))
         rounds.append(Round(w, column, white_t, turns))
     return Record(source, edition, variant, list(players), lay, start, rounds)
 
