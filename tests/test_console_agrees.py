@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from doodle import rounds, score
+from doodle import final, rounds, score
 from doodle.app import App
 from doodlebox import table
 from doodlebox.rules.api import IllegalAction
@@ -116,7 +116,7 @@ class Table:
         assert c.endings == s.ending
         assert (c.phase == rounds.OVER) == s.is_terminal()
         if s.is_terminal():
-            assert score.winners(c, score.totals(c)) == s.result().winners
+            assert final.winners(c, score.totals(c)) == s.result().winners
 
     def refusals(self) -> None:
         """Every white die (and PASS): the console accepts exactly what the engine allows,

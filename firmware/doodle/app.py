@@ -1,19 +1,43 @@
 # doodlebox app: buttons and serial in; dice, tones, screen and frames out. No hardware here.
-# The lobby (game, players, More control: kept in `store`), a game of a dice edition
-# (doodle/rounds.py, its edition's data loaded only while it is played), the PC's scores.
-import json
+# Three screens, each with the modules it needs loaded only while it is shown (RAM): the lobby
+# (doodle/lobby.py), a game (doodle/rounds.py, view.py and the edition's data) and the final
+# table (doodle/final.py). The PC's scores; the link's journal.
 import sys
 
-from doodle import link, rounds, view
+from doodle import link
 from doodle.dice import Dice
 from doodle.journal import Journal
 
 FW_VERSION = "0.2.0"
 NOTICE_MS = 3000
 LINK_TIMEOUT_MS = 5000
-EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")
-SIX_BY_SIX = view.SIX_BY_SIX
-SETTINGS = "settings.json"
+
+REASONS = {
+    "taken": "die already taken",
+    "six_tree": "no tree left for a 6",
+    "park_tree": "no tree left for the park",
+    "park_barrel": "no barrel left",
+    "drawn": "nowhere to draw for you",
+    "houses": "every house there is crossed",
+    "third_time": "no more floors: draw a piece",
+    "must_take": "a die fits: take one",
+    "no_tree": "no tree left to pass",
+    "full": "link full: connect the PC",
+    "solo": "no solo game in this edition",
+}
+
+
+def _module(name):
+    """doodle.<name>, loaded now if it is not."""
+    return __import__("doodle." + name, None, None, ("x",))
+
+
+def _drop(name):
+    """Let doodle.<name> go: once nothing else holds it, the next collection frees it."""
+    sys.modules.pop("doodle." + name, None)
+    pkg = sys.modules.get("doodle")
+    if pkg is not None and hasattr(pkg, name):
+        delattr(pkg, name)
 
 
 class App:
@@ -34,7 +58,6 @@ class App:
         self.edition = "city"
         self.players = 3
         self.control = False
-        self._load_settings()
         self.pc = None            # the PC's last score message: (g, r, totals, bad, why)
         self.confirm_end = False
         self.notice = ""
@@ -50,7 +73,9 @@ class App:
         self._screen_at = -1
         self._dice = [[0, 0, i == 0] for i in range(self.dice_.count)]
         self._dice_at = -1
+        self._link = [-1, -1, ""]  # type: list  # (link up, events held, the line): link_line()'s cache
         self.link_errors = []  # last few (reason) strings, newest last
+        _module("lobby").load(self, store)
 
     # -- inputs -------------------------------------------------------------------------
     def button(self, name, now):
@@ -58,9 +83,12 @@ class App:
         self.screen_rev += 1
         g = self.game
         if g is None:
-            return self._lobby(name, now)
+            why = _module("lobby").button(self, name)
+            if why == "start":
+                return self._start(now)
+            return self._refuse(why, now) if why else None
         if name == "MENU":
-            if g.phase != rounds.OVER:
+            if not g.over():
                 self.confirm_end = True
             return None
         if self.confirm_end:
@@ -69,27 +97,27 @@ class App:
                 g.end()
                 self._tones.append("end")
             return None
-        if g.phase == rounds.OVER:
+        if g.over():
             if name == "ROLL":
                 self._close()
             return None
         self.dice_.settle()  # a press never waits for the tumble to finish
         if self.journal.full():
             return self._refuse("full", now)
-        if name == "ROLL" and g.phase <= rounds.READY:      # SETUP or READY: the dice roll
+        if name == "ROLL" and g.rolls():
             return self._roll(g, now)
-        before = g.phase
+        claiming = g.claiming()
         turn = g.turn + 10 * g.round
         why = g.button(name)
         if why is None:
-            if name == "PASS" and before == rounds.CLAIM:
+            if name == "PASS" and claiming:
                 self._tones.append("tree")
             elif g.turn + 10 * g.round != turn:
                 self._tones.append("claim")     # a turn was completed
             else:
                 self._tones.append("choose")    # one more question (or a die put back)
             self._sync_taken()
-            if g.phase == rounds.OVER:
+            if g.over():
                 self._tones.append("end")
             return None
         if why == "notnow":
@@ -150,16 +178,29 @@ class App:
         if self._screen_at == self.screen_rev:
             return self._screen
         self._screen_at = self.screen_rev
-        held = self.journal.held()
-        if self.game is None:
-            lines = view.lobby(self.edition, self.players, self.control, self._up, held)
+        g = self.game
+        if g is None:
+            lines = _module("lobby").screen(self, self.link_line())
+        elif g.over():
+            _drop("view")   # the game's screen is done with: the final table replaces it
+            lines = _module("final").screen(g, self.pc)
         else:
-            lines = view.game(self.game, self.notice, self.pc, self._up, held)
+            lines = _module("view").game(g, self.notice, self.pc, self.link_line())
             if self.confirm_end:
                 lines = list(lines)
                 lines.insert(1, "!End game? ROLL yes, other no")
         self._screen = lines
         return lines
+
+    def link_line(self):
+        """'PC: connected' or 'offline', and the events waiting: the same str while unchanged."""
+        c = self._link
+        held = self.journal.held()
+        up = 1 if self._up else 0
+        if c[0] != up or c[1] != held:
+            c[0], c[1] = up, held
+            c[2] = "PC: %s%s" % ("connected" if self._up else "offline", ", %d to send" % held if held else "")
+        return c[2]
 
     def tones(self):
         """The tunes to play since the last call (two lists in turn: nothing allocated)."""
@@ -179,74 +220,31 @@ class App:
         del tx[:]
         return out
 
-    # -- the lobby ----------------------------------------------------------------------
-    def _lobby(self, name, now):
-        six = self.edition in SIX_BY_SIX
-        if name == "D0":
-            self.edition = EDITIONS[(EDITIONS.index(self.edition) + 1) % len(EDITIONS)]
-            if self.edition in SIX_BY_SIX:
-                self.control = False
-                if self.players < 2:
-                    self.players = 2
-        elif 1 <= rounds.DIE.get(name, 0) <= 5:
-            n = rounds.DIE[name]
-            if n == 1 and six:
-                return self._refuse("solo", now)
-            self.players = n
-        elif name == "PASS" and not six:
-            self.control = not self.control
-        elif name == "ROLL":
-            if self.journal.full():
-                return self._refuse("full", now)
-            self._start()
-        return None
-
-    def _start(self):
-        self._save_settings()
+    # -- a game: begun, played, ended ---------------------------------------------------
+    def _start(self, now):
+        if self.journal.full():
+            return self._refuse("full", now)
+        lobby = _module("lobby")
+        lobby.save(self, self.store)
+        _drop("lobby")
+        rounds = _module("rounds")
+        _module("view")
         self.games += 1
         self.pc = None
-        ed = __import__("doodle.ed_" + self.edition, None, None, ("SIZE",))
+        ed = _module("ed_" + self.edition)
         self.game = rounds.Game(ed, self.players, self.control, self.games, self.journal.add)
         self._tones.append("start")
+        return None
 
     def _close(self):
-        """Back to the lobby: the game and its edition's data are let go (RAM)."""
+        """Back to the lobby: the game, its edition's data and its screens are let go (RAM)."""
         self.game = None
         self.dice_.clear()
-        name = "doodle.ed_" + self.edition
-        if name in sys.modules:
-            del sys.modules[name]
-        pkg = sys.modules.get("doodle")
-        if pkg is not None and hasattr(pkg, "ed_" + self.edition):
-            delattr(pkg, "ed_" + self.edition)
+        for name in ("final", "view", "rounds", "score", "sheet", "ed_" + self.edition):
+            _drop(name)
 
-    def _load_settings(self):
-        text = self.store.load(SETTINGS) if self.store is not None else None
-        if not text:
-            return
-        try:
-            s = json.loads(text)
-            if s.get("game") in EDITIONS:
-                self.edition = s["game"]
-            if s.get("players") in (1, 2, 3, 4, 5):
-                self.players = s["players"]
-            self.control = s.get("control") is True
-        except (ValueError, AttributeError, TypeError):
-            return  # an unreadable file is a fresh console's choice
-        if self.edition in SIX_BY_SIX:
-            self.control = False
-            self.players = max(2, self.players)
-
-    def _save_settings(self):
-        if self.store is None:
-            return
-        text = json.dumps({"game": self.edition, "players": self.players, "control": self.control})
-        if text != self.store.load(SETTINGS):
-            self.store.save(SETTINGS, text)
-
-    # -- the game -----------------------------------------------------------------------
     def _roll(self, g, now):
-        if g.phase == rounds.SETUP:   # the start road's die only
+        if g.phase == 0:   # the setup: the start road's die only
             column, _ = self.dice_.roll(0, now, column_only=True)
             g.roll(column, ())
         else:
@@ -278,7 +276,7 @@ class App:
 
     def _refuse(self, why, now):
         self._tones.append("refuse")
-        self.notice = view.REASONS.get(why, why)
+        self.notice = REASONS.get(why, why)
         self._notice_until = now + NOTICE_MS
         self.screen_rev += 1
         return why

@@ -142,6 +142,17 @@ class Game:
                 return False
         return True
 
+    def over(self):
+        return self.phase == OVER
+
+    def rolls(self):
+        """Whether ROLL now rolls dice (the start roads, or a new round)."""
+        return self.phase <= READY
+
+    def claiming(self):
+        """Whether the current player is to take a die (or PASS)."""
+        return self.phase == CLAIM
+
     def asking(self):
         """What the console asks the current player for: '' (a die), 'row', 'col', 'piece',
         'value'."""

@@ -89,21 +89,3 @@ def totals(game, out=None):
                 t -= ed.TREE_POINTS
         out[p] = t
     return out
-
-
-def winners(game, points):
-    """The players with the top total; a tie goes to the fewest trees crossed (R23, R25)."""
-    best = max(points)
-    tied = [p for p in range(len(points)) if points[p] == best]
-    fewest = min(game.sheets[p].trees for p in tied)
-    return [p for p in tied if game.sheets[p].trees == fewest]
-
-
-def rank(game, total):
-    """The solo rank a total reaches ('' outside solo or without ranks)."""
-    title = ""
-    if game.solo:
-        for low, name in game.ed.RANKS:
-            if total >= low:
-                title = name
-    return title

@@ -1,6 +1,6 @@
 # doodlebox view: the e-paper screen as lines of text (title first, at most 12 more of 37
 # characters; "!" before a line draws it on a black bar), from the app's state. docs/console.md
-from doodle import rounds, score
+from doodle import rounds
 from doodle.link import put_ascii, put_int
 
 # a line is written here, then made a str once (no list of pieces, no joins)
@@ -30,51 +30,8 @@ def _int(n, v):
 def _text(n):
     return str(_WV[:n], "ascii")
 
-NAMES = {"city": "Doodle City", "suzhou": "Suzhou", "treasures": "Sea of Treasures",
-         "shanghai": "Shanghai", "monsters": "Sea of Monsters"}
-SIX_BY_SIX = ("shanghai", "monsters")
-
-REASONS = {
-    "taken": "die already taken",
-    "six_tree": "no tree left for a 6",
-    "park_tree": "no tree left for the park",
-    "park_barrel": "no barrel left",
-    "drawn": "nowhere to draw for you",
-    "houses": "every house there is crossed",
-    "third_time": "no more floors: draw a piece",
-    "must_take": "a die fits: take one",
-    "no_tree": "no tree left to pass",
-    "full": "link full: connect the PC",
-    "solo": "no solo game in this edition",
-}
-
-
 def cap(word):
     return word[:1].upper() + word[1:]  # MicroPython's str has no capitalize()
-
-
-_link = [None, None, ""]
-
-
-def link_line(up, held):
-    if _link[0] != up or _link[1] != held:   # the same string while nothing changes
-        _link[0], _link[1] = up, held
-        _link[2] = "PC: %s%s" % ("connected" if up else "offline", ", %d to send" % held if held else "")
-    return _link[2]
-
-
-def lobby(edition, players, control, up, held):
-    six = edition in SIX_BY_SIX
-    return [
-        NAMES[edition],
-        "Game: %s   (D0 next)" % NAMES[edition],
-        "Players: %d   (D%s-D5)" % (players, "2" if six else "1"),
-        "More control: %s" % ("(6x6: always)" if six else ("on   (PASS)" if control else "off  (PASS)")),
-        "",
-        "ROLL to start",
-        "",
-        link_line(up, held),
-    ]
 
 
 _FACE = (b"-", b"1", b"2", b"3", b"4", b"5", b"6")
@@ -216,12 +173,10 @@ def _violations(g):
 _lines = []  # type: list[str]  # the screen's lines, one list filled again each time (the panel copies it)
 
 
-def game(g, notice, pc, up, held):
+def game(g, notice, pc, link):
     """The screen during a game; at the end, the final table. Each line that changes only
     with a turn (dice, tracks, scores, trees) is built again only when its content changes."""
     ed = g.ed
-    if g.phase == rounds.OVER:
-        return final(g, pc)
     lines = _lines
     del lines[:]
     lines.append(_line(g, 0, g.round, _title))
@@ -244,26 +199,5 @@ def game(g, notice, pc, up, held):
         lines.append(_line(g, 14, _crossed(g), _barrels))
     if notice:
         lines.append("!" + notice)
-    lines.append(link_line(up, held))
-    return lines
-
-
-def final(g, pc):
-    """The final table: totals (the PC's when it sent them for this game), the winner."""
-    ed = g.ed
-    mine = g.points()
-    pts = pc[2] if pc is not None and pc[0] == g.number and len(pc[2]) == g.players else mine
-    won = score.winners(g, pts)
-    lines = ["%s over" % ed.SHORT, "Ended in round %d: %s" % (g.round, ", ".join(g.endings) or "menu")]
-    order = sorted(range(g.players), key=lambda p: (-pts[p], g.sheets[p].trees))
-    for k in range(len(order)):
-        p = order[k]
-        lines.append("%d. P%d %4d  %d %s%s" % (k + 1, p + 1, pts[p], g.sheets[p].trees, ed.WORDS["trees"],
-                                                "  winner" if p in won and not g.solo else ""))
-    if g.solo:
-        lines.append("Rank: " + score.rank(g, pts[0]))
-    elif len(won) > 1:
-        lines.append("Tied: the victory is shared")
-    lines.append("Scores by the %s" % ("PC" if pts is not mine else "console"))
-    lines.append("ROLL: back to the lobby")
+    lines.append(link)
     return lines

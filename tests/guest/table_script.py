@@ -2,7 +2,7 @@
 # steps(app, clock, edition, players) yields the buttons to press, one at a time, always a
 # press the console accepts (chosen from its own state); the caller presses them (and may
 # collect garbage in between, at module level: docs/virtual-console.md).
-from doodle import link, rounds
+from doodle import link
 
 _state = [12345]
 
@@ -12,7 +12,7 @@ def rand(n):  # a tiny LCG: the same sequence under CPython and MicroPython
     return (_state[0] >> 8) % n
 
 
-def _choice(g):
+def _choice(g, rounds):
     """The row or column to press while the console asks for one."""
     n = g.ed.SIZE
     if g.phase == rounds.ROW:
@@ -32,6 +32,7 @@ def steps(app, clock, edition="city", players=3):
     yield "D%d" % players
     yield "ROLL"
     g = app.game
+    rounds = __import__("doodle.rounds", None, None, ("x",))  # the game's module (loaded by the app)
     while g.phase == rounds.SETUP:
         yield "ROLL"
     n = 0
@@ -49,7 +50,7 @@ def steps(app, clock, edition="city", players=3):
             else:
                 yield "D%d" % fits[rand(len(fits))]
         elif ph in (rounds.ROW, rounds.COL):
-            yield "D%d" % _choice(g)
+            yield "D%d" % _choice(g, rounds)
         elif ph == rounds.PIECE:
             if g.sheets[g.current()].floor_ok(g.square) and rand(2):
                 yield "D0"

@@ -110,28 +110,45 @@ def sim(args: argparse.Namespace) -> int:
 
 
 def demo(args: argparse.Namespace) -> int:
+    """A whole game on the virtual console by the bot, stored, exported and scored by the PC."""
     from doodlebox.bot import play_on_console
+    from doodlebox.console_record import to_record
     from doodlebox.live import describe
+    from doodlebox.rules.games import find_game
     from doodlebox.store import Store
 
+    game = find_game(args.edition)
+    if game.edition not in _DICE or not game.players[0] <= args.players <= game.players[1]:
+        low, high = game.players
+        raise InputError(f"--players {args.players}: {game.name} is for {low} to {high} players")
     db = args.db or paths.data_dir() / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
     vc = start_virtual("cpython" if args.cpython else "vm", args.seed)
     print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
     try:
-        play_on_console(vc, db, players=args.players, seed=args.seed,
-                        show=lambda e: print(describe(e), flush=True), on_note=lambda t: print(f"  note: {t}"))
+        table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed,
+                                   show=lambda e: print(describe(e), flush=True),
+                                   on_note=lambda t: print(f"  note: {t}"))
         png = vc.save_panel(Path(db).with_suffix(".png"))
     finally:
         vc.stop()
     store = Store(db)
-    events = store.events()
-    rows = store.games()
-    print(f"\nstored {len(events)} events in {db}; e-paper picture {png}")
-    for g in rows:
-        print(f"game {g['g']} of console {g['uid']} boot {g['boot']}: {g['edition']}, {g['players']} players, "
-              f"{g['rounds']} rounds, ended: {g['end_reason']}")
-    complete = any(g["end_reason"] == "trees" for g in rows)
-    return 0 if complete else 1
+    log = store.game_log("last")
+    store.close()
+    assert log is not None
+    record = to_record(log)
+    rp = game.replay(game.parse(record, f"game {log.id}"))
+    print(f"\nstored {len(log.events)} events in {db}; e-paper picture {png}")
+    print(game.table_text(rp))
+    console = (table.final or {}).get("p")
+    print(f"the console's own totals: {console}; the PC's: {rp.state.scores()}"
+          + ("" if console == rp.state.scores() else "  (they differ)"))
+    if rp.violations:
+        print(f"{len(rp.violations)} violation(s): doodlebox export {log.id} --db {db} -o game.json; "
+              "doodlebox validate game.json")
+    return 0 if rp.finished and not rp.violations and console == rp.state.scores() else 1
+
+
+_DICE = ("city", "suzhou", "treasures", "shanghai", "monsters")
 
 
 def _log_args(p: argparse.ArgumentParser) -> None:
@@ -154,14 +171,17 @@ def _sim_args(p: argparse.ArgumentParser) -> None:
 
 
 def _demo_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--edition", default="city", choices=_DICE, help="the game (default city)")
+    p.add_argument("--players", type=int, default=3, help="1 to 5 (2 to 5 in shanghai and monsters)")
+    p.add_argument("--control", action="store_true", help="More control (5x5 editions)")
     p.add_argument("--db", type=Path, help="SQLite file (default: a new file under the data folder)")
-    p.add_argument("--cpython", action="store_true")
-    p.add_argument("--players", type=int, default=3)
-    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--cpython", action="store_true", help="the firmware under CPython, not the MicroPython VM")
+    p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")
 
 
 COMMANDS = (
     Command("log", "log games from a console (a Pico by USB id, else the virtual console)", log, _log_args),
     Command("sim", "run the virtual console on a pseudo-terminal", sim, _sim_args),
-    Command("demo", "play a 3-player Doodle City game through the whole stack", demo, _demo_args),
+    Command("demo", "the bot plays a whole game of a dice edition on the virtual console, then the PC scores it",
+            demo, _demo_args),
 )

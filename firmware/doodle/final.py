@@ -1,0 +1,40 @@
+# doodlebox final table: the screen at the end of a game (totals, the PC's when it sent them
+# for this game; the winner and the tie-break; the solo rank). Loaded only then (doodle/app.py).
+
+
+def winners(game, points):
+    """The players with the top total; a tie goes to the fewest trees crossed (R23, R25)."""
+    best = max(points)
+    tied = [p for p in range(len(points)) if points[p] == best]
+    fewest = min(game.sheets[p].trees for p in tied)
+    return [p for p in tied if game.sheets[p].trees == fewest]
+
+
+def rank(game, total):
+    """The solo rank a total reaches ('' outside solo or without ranks)."""
+    title = ""
+    if game.solo:
+        for low, name in game.ed.RANKS:
+            if total >= low:
+                title = name
+    return title
+
+
+def screen(g, pc):
+    ed = g.ed
+    mine = g.points()
+    pts = pc[2] if pc is not None and pc[0] == g.number and len(pc[2]) == g.players else mine
+    won = winners(g, pts)
+    lines = ["%s over" % ed.SHORT, "Ended in round %d: %s" % (g.round, ", ".join(g.endings) or "menu")]
+    order = sorted(range(g.players), key=lambda p: (-pts[p], g.sheets[p].trees))
+    for k in range(len(order)):
+        p = order[k]
+        lines.append("%d. P%d %4d  %d %s%s" % (k + 1, p + 1, pts[p], g.sheets[p].trees, ed.WORDS["trees"],
+                                                "  winner" if p in won and not g.solo else ""))
+    if g.solo:
+        lines.append("Rank: " + rank(g, pts[0]))
+    elif len(won) > 1:
+        lines.append("Tied: the victory is shared")
+    lines.append("Scores by the %s" % ("PC" if pts is not mine else "console"))
+    lines.append("ROLL: back to the lobby")
+    return lines
