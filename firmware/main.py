@@ -2,10 +2,16 @@
 # self-test when MENU is held at power-on (board/selftest.py).
 import gc
 
-from board import loop, pico, selftest
+from board import loop, pico
 
 hw = pico.Board()
-console = selftest.SelfTest(hw) if selftest.held_at_boot() else loop.Loop(hw)
+console = None  # type: object
+if hw.held("MENU"):
+    from board import selftest  # loaded only then (RAM)
+
+    console = selftest.SelfTest(hw)
+else:
+    console = loop.Loop(hw)
 while True:
     console.run()
     gc.collect()

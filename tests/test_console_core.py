@@ -61,6 +61,8 @@ class Console:
         for name in names:
             self.now += 200
             why = self.app.button(name, self.now)
+            if self.app.collect_wanted:   # the loop's part: a collection, then the step kept for it
+                self.app.collected()
             self.app.tick(self.now)
             self.app.journal.ack(self.app.journal.next)
         return why

@@ -12,7 +12,7 @@ from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table
 from doodlebox.virtual.console import VirtualConsole
 from hostproc import HostProcess, StoreFeed
 
-KILL_AT_PRESSES = (12, 40)  # the host is killed just before these button presses
+KILL_AT_ROLLS = (3, 9)  # the host is killed just before these ROLL presses (each sends an event)
 
 
 def swallow(port, seconds):
@@ -36,13 +36,13 @@ def test_a_whole_game_survives_host_restarts(console, tmp_path):
     host = HostProcess(console.port, db, log).start()
     host.wait_connected()
     feed = StoreFeed(db).start()
-    presses = 0
+    rolls = 0
     lost = []
 
     def press(name):
-        nonlocal presses
-        presses += 1
-        if presses not in KILL_AT_PRESSES:
+        nonlocal rolls
+        rolls += name == "ROLL"
+        if name != "ROLL" or rolls not in KILL_AT_ROLLS:
             console.press(name, PRESS_MS)
             time.sleep(PRESS_GAP_S)
             return

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from cli_run import ROOT
+from doodle.app import FW_VERSION
 from doodlebox import flash
 from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table
 from doodlebox.runner import LinkThread
@@ -49,7 +50,7 @@ def test_make_flash_deploys_and_the_deployed_firmware_plays(blank_console, tmp_p
     link = LinkThread(vc.port, tmp_path / "games.sqlite3", on_note=lambda t: None).start()
     try:
         assert link.wait_ready(30) and link.error is None
-        assert link.link.console.fw == "0.1.0"
+        assert link.link.console.fw == FW_VERSION
 
         def press(name):
             vc.press(name, PRESS_MS)

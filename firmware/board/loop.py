@@ -19,7 +19,7 @@ _mem_free = getattr(gc, "mem_free", None)  # absent under CPython
 class Loop:
     def __init__(self, board, app=None):
         self.board = board
-        self.app = app if app is not None else App(board.rand, board.boot, board.uid)
+        self.app = app if app is not None else App(board.rand, board.boot, board.uid, board)
         self.dice_rev = -1
         self.screen_rev = -1
         self.screen_at = 0
@@ -27,8 +27,10 @@ class Loop:
         self.now = 0  # monotonic ms since start; ticks_ms wraps
 
     def run(self, steps=-1):
-        """Run until the heap runs low (or `steps` iterations, for tests and benchmarks)."""
+        """Run until the heap runs low or the app wants a collection before a heavy step (or
+        `steps` iterations, for tests and benchmarks). The caller collects, then calls again."""
         board, app = self.board, self.app
+        app.collected()   # a step the app kept for after a collection happens now
         while steps:
             steps -= 1
             t = time.ticks_ms()
@@ -55,6 +57,6 @@ class Loop:
                 self.screen_at = now
                 board.panel.show(app.screen(), now)
             board.panel.tick(now)
-            if _mem_free is not None and _mem_free() < GC_MARGIN:
+            if app.collect_wanted or (_mem_free is not None and _mem_free() < GC_MARGIN):
                 return
             time.sleep_ms(SLEEP_MS)

@@ -45,6 +45,10 @@ def rand(n):
 
 
 class Board:
+    """Every part of the console, built from board/pins.py. It is also the App's store: small
+    files on the flash (`load`, `save`, written to a temp file and renamed: a power cut leaves
+    the old file or the new one)."""
+
     def __init__(self, usb=None, flash="/"):
         self.buttons = Buttons([(name, Pin(pin, Pin.IN, Pin.PULL_UP)) for name, pin in pins.BUTTONS])
         strip = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.LED_DICE * pins.LED_PIPS_PER_DIE)
@@ -59,5 +63,29 @@ class Board:
             usb = virtual_usb.stream()
         self.usb = Usb(usb)
         self.uid = binascii.hexlify(machine.unique_id()).decode()
+        self.flash = flash
         self.boot = next_boot(flash)
         self.rand = rand
+
+    def held(self, name):
+        """Whether button `name` is down now (its raw level: before any debounce)."""
+        for n, gp in pins.BUTTONS:
+            if n == name:
+                return Pin(gp, Pin.IN, Pin.PULL_UP).value() == 0
+        return False
+
+    def load(self, name):
+        try:
+            with open(self.flash + name) as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def save(self, name, text):
+        path = self.flash + name
+        try:
+            with open(path + ".tmp", "w") as f:
+                f.write(text)
+            os.rename(path + ".tmp", path)
+        except OSError:
+            pass  # a full or read-only flash: the console still plays, it forgets the choice

@@ -75,6 +75,8 @@ class App:
         self._dice_at = -1
         self._link = [-1, -1, ""]  # type: list  # (link up, events held, the line): link_line()'s cache
         self.link_errors = []  # last few (reason) strings, newest last
+        self.collect_wanted = False   # a heavy step waits for a collection at the top level
+        self._after = None            # ... this one ("start", "close" or "final")
         _module("lobby").load(self, store)
 
     # -- inputs -------------------------------------------------------------------------
@@ -82,10 +84,14 @@ class App:
         self.now = now
         self.screen_rev += 1
         g = self.game
+        if self._after is not None:
+            return "notnow"      # a screen is being changed (until the next collection)
         if g is None:
             why = _module("lobby").button(self, name)
             if why == "start":
-                return self._start(now)
+                if self.journal.full():
+                    return self._refuse("full", now)
+                return self._later("start")
             return self._refuse(why, now) if why else None
         if name == "MENU":
             if not g.over():
@@ -96,10 +102,11 @@ class App:
             if name == "ROLL":
                 g.end()
                 self._tones.append("end")
+                self._later("final")
             return None
         if g.over():
             if name == "ROLL":
-                self._close()
+                self._later("close")
             return None
         self.dice_.settle()  # a press never waits for the tumble to finish
         if self.journal.full():
@@ -119,6 +126,7 @@ class App:
             self._sync_taken()
             if g.over():
                 self._tones.append("end")
+                self._later("final")
             return None
         if why == "notnow":
             return why
@@ -181,8 +189,7 @@ class App:
         g = self.game
         if g is None:
             lines = _module("lobby").screen(self, self.link_line())
-        elif g.over():
-            _drop("view")   # the game's screen is done with: the final table replaces it
+        elif g.over() and self._after is None:
             lines = _module("final").screen(g, self.pc)
         else:
             lines = _module("view").game(g, self.notice, self.pc, self.link_line())
@@ -220,10 +227,34 @@ class App:
         del tx[:]
         return out
 
+    # -- heavy steps: after a collection ------------------------------------------------
+    def _later(self, step):
+        """Do `step` (it loads modules: RAM in one piece) after the next collection, which the
+        loop makes at the top level when collect_wanted is set (board/loop.py). Collections in
+        nested calls are unsafe in the VM (docs/virtual-console.md); on the Pico this keeps a
+        module's load from meeting a fragmented heap."""
+        self._after = step
+        self.collect_wanted = True
+        return None
+
+    def collected(self):
+        """Called by the loop right after a collection: the step kept for it happens now."""
+        step = self._after
+        self.collect_wanted = False
+        if step is None:
+            return
+        self._after = None
+        self.screen_rev += 1
+        if step == "start":
+            self._start()
+        elif step == "close":
+            self._close()
+        else:
+            _drop("view")   # the game's screen is done with: the final table replaces it
+            _module("final")
+
     # -- a game: begun, played, ended ---------------------------------------------------
-    def _start(self, now):
-        if self.journal.full():
-            return self._refuse("full", now)
+    def _start(self):
         lobby = _module("lobby")
         lobby.save(self, self.store)
         _drop("lobby")
@@ -234,7 +265,6 @@ class App:
         ed = _module("ed_" + self.edition)
         self.game = rounds.Game(ed, self.players, self.control, self.games, self.journal.add)
         self._tones.append("start")
-        return None
 
     def _close(self):
         """Back to the lobby: the game, its edition's data and its screens are let go (RAM)."""
@@ -242,6 +272,7 @@ class App:
         self.dice_.clear()
         for name in ("final", "view", "rounds", "score", "sheet", "ed_" + self.edition):
             _drop(name)
+        _module("lobby")
 
     def _roll(self, g, now):
         if g.phase == 0:   # the setup: the start road's die only

@@ -68,6 +68,8 @@ def _line(g, k, sig, build):
 def _prompt(g):
     """What the console asks for now, as one line (written in the line buffer)."""
     ph = g.phase
+    if ph == rounds.OVER:
+        return "Game over"
     if ph == rounds.SETUP:
         return _text(_int(_bput(0, b"Start roads: ROLL for column "), g.setup_col))
     if ph == rounds.READY:

@@ -25,10 +25,11 @@ from doodlebox.rules.games import find_game
 EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")   # the lobby's order (D0)
 SIX_BY_SIX = ("shanghai", "monsters")
 
-# How a scripted player presses, like a person: held 150 ms, the next press 300 ms later.
-# The firmware counts a level once it has held for 30 ms across two polls (board/buttons.py).
-PRESS_MS = 150
-PRESS_GAP_S = 0.3
+# How a scripted player presses, like a person: held 80 ms, the next press 100 ms later. The
+# firmware counts a level once it has held for 30 ms across two polls (board/buttons.py); the
+# virtual console holds a press for its length in the guest's time (docs/virtual-console.md).
+PRESS_MS = 80
+PRESS_GAP_S = 0.1
 
 
 class BotError(DoodleboxError):

@@ -34,5 +34,8 @@ while True:
     if name is None:
         break
     press(name)
+    if app.collect_wanted:   # the loop's part: a collection at module level, then the step
+        gc.collect()
+        app.collected()
 gc.collect()
 print("live", gc.mem_alloc())

@@ -37,6 +37,8 @@ while True:
     press(name)
     if mem:
         gc.collect()
+    if app.collect_wanted:   # the loop's part: a collection (above, at module level), then the step
+        app.collected()
 # the last events: sent and acknowledged, eight at a time (the journal's window)
 while app.journal.held():
     now[0] += 150

