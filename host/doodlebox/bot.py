@@ -10,12 +10,10 @@ compared with the engine's at the end.
 """
 from __future__ import annotations
 
-import json
 import queue
 import random
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from doodlebox import table
 from doodlebox.errors import DoodleboxError
@@ -184,16 +182,33 @@ class Table:
     _pending: dict | None = None
 
 
-def lobby_of(flash: Path) -> tuple[str, int, bool]:
-    """The lobby's choice a console remembers in its flash folder (the virtual console's)."""
-    try:
-        s = json.loads((flash / "settings.json").read_text())
-        edition = s["game"] if s.get("game") in EDITIONS else "city"
-        players = s["players"] if s.get("players") in (1, 2, 3, 4, 5) else 3
-        control = s.get("control") is True and edition not in SIX_BY_SIX
-        return edition, max(players, 2) if edition in SIX_BY_SIX else players, control
-    except (OSError, ValueError, KeyError, TypeError):
-        return "city", 3, False
+NAMES = {"Doodle City": "city", "Suzhou": "suzhou", "Sea of Treasures": "treasures", "Shanghai": "shanghai",
+         "Sea of Monsters": "monsters"}   # as the lobby's screen names them (firmware/doodle/lobby.py)
+
+
+def lobby_of(lines: list[str]) -> tuple[str, int, bool] | None:
+    """The lobby's choice as its screen shows it (edition, players, More control), or None
+    when the screen is not the lobby."""
+    found: dict[str, str] = {}
+    for line in lines:
+        key, _, value = line.partition(": ")
+        found[key] = value.split("   ")[0].split("  ")[0].strip()
+    if found.get("Game") not in NAMES or not found.get("Players", "").isdigit():
+        return None
+    return NAMES[found["Game"]], int(found["Players"]), found.get("More control") == "on"
+
+
+def read_lobby(vc, timeout: float = 15.0) -> tuple[str, int, bool]:
+    """Wait until the virtual console's panel shows the lobby, and read its choice."""
+    from doodlebox.virtual.screen import panel_lines
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        lobby = lobby_of(panel_lines(vc))
+        if lobby is not None:
+            return lobby
+        time.sleep(0.1)
+    raise BotError(f"the console's panel did not show the lobby within {timeout:g} s")
 
 
 def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bool = False, seed: int = 7,
@@ -214,7 +229,7 @@ def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bo
             vc.press(name, press_ms)
             time.sleep(gap_s)
 
-        t = Table(press, link.events, seed=seed, show=show, lobby=lobby_of(Path(vc.flash)))
+        t = Table(press, link.events, seed=seed, show=show, lobby=read_lobby(vc))
         t.play_game(edition, players, control, back_to_lobby=False)  # the panel keeps the final screen
         time.sleep(1.5)  # the last acks land, and the panel shows the PC's final scores
         assert link.link is not None

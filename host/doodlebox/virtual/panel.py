@@ -1,4 +1,5 @@
-"""The virtual console's terminal panel: keys press buttons; dice, tones and the e-paper PNG."""
+"""The virtual console's terminal panel: keys press buttons; the dice, the tones, the e-paper's
+text (read off its picture) and its PNG."""
 from __future__ import annotations
 
 import os
@@ -43,6 +44,7 @@ class TerminalPanel:
         self._last = ""
         self._refreshes = -1
         self._tones = 0
+        self._text: list[str] = []
 
     def status(self) -> str:
         hw = self.vc.hardware
@@ -58,6 +60,15 @@ class TerminalPanel:
         return f"dice {dice_text(self.vc)}  | panel {self.png}" + (f"  | tones {sound}" if sound else "")
 
     def show(self) -> None:
+        from doodlebox.virtual.screen import panel_lines
+
+        text = panel_lines(self.vc)
+        if text and text != self._text:
+            self._text = text
+            print("+" + "-" * 38 + "+", file=self.out)
+            for t in text:
+                print("| " + (t[1:] + " <" if t.startswith("!") else t).ljust(37)[:37] + "|", file=self.out)
+            print("+" + "-" * 38 + "+", file=self.out, flush=True)
         line = self.status()
         if line != self._last:
             self._last = line
