@@ -9,6 +9,10 @@ class Usb:
     On the Pico the port is sys.stdin.buffer / sys.stdout.buffer. The virtual console passes
     a stream object instead (io.IOBase with readinto/write/ioctl); a stream that select
     cannot register (under CPython) must offer any() -> number of bytes waiting.
+
+    Bytes are read one at a time (the Pico's stdin blocks for all it is asked) into a kept
+    1-byte buffer and gathered in a kept bytearray: a burst of 256 bytes costs one allocation
+    (the bytes returned), not one per byte.
     """
 
     def __init__(self, stream=None):
@@ -19,6 +23,8 @@ class Usb:
             self._poll.register(self.rx, select.POLLIN)
         except (TypeError, ValueError, OSError, AttributeError):
             self._poll = None
+        self._one = bytearray(1)
+        self._got = bytearray(256)
 
     def _ready(self):
         if self._poll is None:
@@ -26,13 +32,15 @@ class Usb:
         return bool(self._poll.poll(0))
 
     def read(self, limit=256):
-        out = b""
-        while len(out) < limit and self._ready():
-            b = self.rx.read(1)  # stdin blocks for all it is asked: take one byte at a time
-            if not b:
+        got, one = self._got, self._one
+        limit = min(limit, len(got))
+        n = 0
+        while n < limit and self._ready():
+            if not self.rx.readinto(one):  # type: ignore[union-attr]  # stdin.buffer has it; one byte at a time
                 break
-            out += b
-        return out
+            got[n] = one[0]
+            n += 1
+        return bytes(got[:n]) if n else b""
 
     def write(self, data):
         self.tx.write(data)

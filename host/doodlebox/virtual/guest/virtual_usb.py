@@ -20,22 +20,31 @@ class UsbStream(io.IOBase):
     """
 
     _buf = b""
+    _at = 0   # how much of _buf was read (no slicing per byte: a slice is a copy)
 
     def any(self):
-        if not self._buf:
+        if self._at >= len(self._buf):
             h = call("hw_usb_read", 256)
-            if h:
-                self._buf = unhexlify(h)
-        return len(self._buf)
+            self._buf = unhexlify(h) if h else b""
+            self._at = 0
+        return len(self._buf) - self._at
+
+    def readinto(self, b):
+        n = min(len(b), self.any())
+        at = self._at
+        for i in range(n):
+            b[i] = self._buf[at + i]
+        self._at = at + n
+        return n or None
 
     def read(self, n=-1):
         if not self.any():
             return None
-        b = self._buf
         if n < 0:
-            n = len(b)
-        self._buf = b[n:]
-        return b[:n]
+            n = len(self._buf) - self._at
+        out = self._buf[self._at:self._at + n]
+        self._at += len(out)
+        return out
 
     def write(self, buf):
         m = memoryview(buf)
