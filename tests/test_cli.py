@@ -63,12 +63,18 @@ def test_games_lists_what_was_stored(tmp_path):
     s.console_seen("c0ffee", "0.1.0", 1, 1)
     s.append("c0ffee", 1, 1, {"k": "game", "g": 1, "ed": "city", "n": 3, "var": ""})
     s.append("c0ffee", 1, 2, {"k": "roll", "g": 1, "r": 1, "sp": 0, "c": 2, "w": [1, 2, 3, 4]})
-    s.append("c0ffee", 1, 3, {"k": "end", "g": 1, "r": 1, "why": "menu"})
+    s.append("c0ffee", 1, 3, {"k": "end", "g": 1, "r": 1, "why": "menu", "p": [0, 0, 0]})
+    s.append("c0ffee", 2, 1, {"k": "game", "g": 1, "ed": "suzhou", "n": 2, "var": ""})
+    s.append("c0ffee", 3, 1, {"k": "resume", "g": 1, "of": [2, 1], "at": 1, "r": 0})
+    s.append("c0ffee", 4, 1, {"k": "game", "g": 1, "ed": "city", "n": 1, "var": "solo"})
+    s.append("c0ffee", 5, 1, {"k": "game", "g": 1, "ed": "city", "n": 1, "var": "solo"})
     s.close()
     r = doodlebox("games", "--db", str(db))
     assert r.returncode == 0
-    row = r.stdout.splitlines()[1].split()
-    assert row[1:9] == ["c0ffee", "1", "1", "city", "3", "-", "1", "menu"]
+    rows = [line.split() for line in r.stdout.splitlines()[1:]]
+    assert rows[0][1:8] == ["c0ffee", "1", "1", "city", "3", "-", "1"]
+    assert [" ".join(row[10:]) for row in rows] == [
+        "ended (menu)", "resumed by #3", "abandoned, resumes #2", "abandoned", "playing"]
 
 
 GOLDEN = ROOT / "tests" / "golden"

@@ -1,4 +1,5 @@
-"""The host's frames, store and link session: golden vectors, duplicates, gaps, bad frames."""
+"""The host's frames (protocol version 3 and its strict schema), and the link session: golden vectors,
+several boots held, batches, duplicates, gaps, bad frames, other versions."""
 import json
 import zlib
 from pathlib import Path
@@ -48,23 +49,47 @@ class FakePort:
         return len(data)
 
 
+ROLL = {"k": "roll", "g": 1, "r": 1, "sp": 0, "c": 2, "w": [1, 2, 3, 4]}
+
+
 def ev(s, boot=1, **e):
-    return frames.encode("ev", boot=boot, s=s, e=dict({"k": "roll", "g": 1, "r": 1}, **e))
+    return frames.encode("ev", boot=boot, s=s, e=dict(ROLL, **e))
 
 
-def hello(first=1, boot=1):
-    return frames.encode("hello", fw="0.1.0", uid="abc", boot=boot, first=first, next=first)
+def hello(first=1, boot=1, nxt=None, older=()):
+    nxt = first if nxt is None else nxt
+    return frames.encode("hello", fw="0.3.0", uid="abc", boot=boot, first=first, next=nxt,
+                         held=[list(h) for h in older] + [[boot, first, nxt]])
+
+
+def sent(port):
+    return [(m["t"], m.get("boot"), m.get("s")) for m in port.sent]
 
 
 def test_store_then_ack_duplicates_and_gaps(tmp_path):
+    """One read is one batch: committed together, then one ack per boot of the highest held,
+    and a nak from the first missing when a frame was dropped as a gap."""
     store = Store(tmp_path / "db.sqlite3")
     port = FakePort()
     link = HostLink(port, store)
     port.inbox = hello() + ev(1) + ev(1) + ev(3) + ev(2) + b"garbage\n" + ev(3)[:-5] + b"0000\n"
     link.poll()
-    assert [(m["t"], m.get("s")) for m in port.sent] == [("ack", 1), ("ack", 1), ("nak", 2), ("ack", 2), ]
+    assert sent(port) == [("ack", 1, 2), ("nak", 1, 3)]
     assert [s for _, _, s, _ in store.events()] == [1, 2]
-    assert link.counts == {"stored": 2, "duplicate": 1, "gap": 1, "bad": 1, "noise": 1}
+    assert link.counts == {"stored": 2, "duplicate": 1, "gap": 1, "bad": 1, "noise": 1, "retries": 0}
+    port.sent.clear()
+    port.inbox = ev(3) + ev(4)
+    link.poll()
+    assert sent(port) == [("ack", 1, 4)]
+
+
+def test_frames_one_read_at_a_time_are_acknowledged_one_by_one(tmp_path):
+    port = FakePort()
+    link = HostLink(port, Store(tmp_path / "db.sqlite3"))
+    for frame in (hello(), ev(1), ev(1), ev(3), ev(2)):
+        port.inbox = frame
+        link.poll()
+    assert sent(port) == [("ack", 1, 1), ("ack", 1, 1), ("nak", 1, 2), ("ack", 1, 2)]
 
 
 def test_a_restarted_host_stores_nothing_twice(tmp_path):
@@ -76,37 +101,148 @@ def test_a_restarted_host_stores_nothing_twice(tmp_path):
     port2.inbox = hello() + ev(1) + ev(2) + ev(3)
     HostLink(port2, Store(db)).poll()
     assert [s for _, _, s, _ in Store(db).events()] == [1, 2, 3]
+    assert sent(port2) == [("ack", 1, 3)]
 
 
 def test_events_another_host_acknowledged_are_recorded_as_a_gap(tmp_path):
     store = Store(tmp_path / "db.sqlite3")
     port = FakePort()
     notes = []
-    HostLink(port, store, on_note=notes.append).poll()
     port.inbox = hello(first=5) + ev(5)
     HostLink(port, store, on_note=notes.append).poll()
     assert store.gaps() == [("abc", 1, 1, 4)]
     assert [s for _, _, s, _ in store.events()] == [5]
-    assert "another host" in notes[0]
+    assert "another host" in notes[0] and "1..4 of boot 1" in notes[0]
+
+
+def test_several_boots_held_older_first_each_acknowledged_in_its_own_boot(tmp_path):
+    """hello.held: boot 2 holds 5..8 (1..4 went to another host), boot 3 (this one) 1..2.
+    The older boot's events come first; each boot gets its own ack."""
+    store = Store(tmp_path / "db.sqlite3")
+    port = FakePort()
+    notes = []
+    link = HostLink(port, store, on_note=notes.append)
+    port.inbox = (hello(boot=3, first=1, nxt=3, older=[(2, 5, 9)])
+                  + b"".join(ev(s, boot=2) for s in range(5, 9)) + ev(1, boot=3) + ev(2, boot=3))
+    link.poll()
+    assert sent(port) == [("ack", 2, 8), ("ack", 3, 2)]
+    assert [(b, s) for _, b, s, _ in store.events()] == [(2, 5), (2, 6), (2, 7), (2, 8), (3, 1), (3, 2)]
+    assert store.gaps() == [("abc", 2, 1, 4)] and len(notes) == 1
+    assert link.console is not None and link.console.held == {2: (5, 9), 3: (1, 3)}
+    # the console acknowledged nothing yet (a cable pull): it sends them all again; nothing twice
+    port.sent.clear()
+    port.inbox = hello(boot=3, first=1, nxt=3, older=[(2, 5, 9)]) + ev(5, boot=2) + ev(1, boot=3)
+    link.poll()
+    assert sent(port) == [("ack", 2, 8), ("ack", 3, 2)] and len(store.events()) == 6
+
+
+def test_an_older_boot_the_store_already_has_in_part(tmp_path):
+    store = Store(tmp_path / "db.sqlite3")
+    for s in (1, 2, 3):
+        store.append("abc", 4, s, dict(ROLL))
+    port = FakePort()
+    port.inbox = hello(boot=5, first=1, nxt=1, older=[(4, 2, 6)]) + b"".join(ev(s, boot=4) for s in range(2, 6))
+    HostLink(port, store).poll()
+    assert store.gaps() == [] and [s for _, b, s, _ in store.events() if b == 4] == [1, 2, 3, 4, 5]
+    assert sent(port) == [("ack", 4, 5)]
+
+
+def test_events_before_the_hello_or_of_a_later_boot_are_not_stored_the_console_is_asked(tmp_path):
+    store = Store(tmp_path / "db.sqlite3")
+    port = FakePort()
+    link = HostLink(port, store)
+    port.inbox = ev(1) + ev(2)
+    link.poll()
+    assert sent(port) == [("hi", None, None)] and store.events() == []
+    port.sent.clear()
+    port.inbox = hello() + ev(1) + ev(1, boot=2)           # boot 2: the console rebooted since its hello
+    link.poll()
+    assert sent(port) == [("hi", None, None), ("ack", 1, 1)]
+    assert [(b, s) for _, b, s, _ in store.events()] == [(1, 1)]
 
 
 def _hello_of_version(v: int) -> bytes:
-    body = b'{"boot":1,"first":1,"fw":"0.1.0","next":1,"t":"hello","uid":"abc","v":%d}' % v
+    body = b'{"boot":1,"first":1,"fw":"0.1.0","held":[[1,1,1]],"next":1,"t":"hello","uid":"abc","v":%d}' % v
     return b"@" + body + b"*" + b"%08x" % zlib.crc32(body) + b"\n"
 
 
-def test_a_console_of_protocol_version_1_is_told_to_update_in_one_line(tmp_path):
+def test_a_console_of_protocol_version_2_is_told_to_update_in_one_line(tmp_path):
     port = FakePort()
-    port.inbox = _hello_of_version(1)
+    port.inbox = _hello_of_version(2)
     store = Store(tmp_path / "db.sqlite3")
     with pytest.raises(LinkError) as err:
-        HostLink(port, store).poll()
-    assert str(err.value) == ("the console speaks protocol version 1; this doodlebox needs 2: "
+        HostLink(port, store).handshake(2)
+    assert str(err.value) == ("the console speaks protocol version 2; this doodlebox needs 3: "
                               "update its firmware with make flash")
     assert store.events() == [] and store.games() == []   # stores nothing from it
-    port.inbox = _hello_of_version(3)
-    with pytest.raises(LinkError, match="protocol version 3; this doodlebox speaks 2: update doodlebox"):
-        HostLink(port, store).poll()
+    port.inbox = _hello_of_version(4)
+    with pytest.raises(LinkError, match="protocol version 4; this doodlebox speaks 3: update doodlebox"):
+        HostLink(port, store).handshake(2)
+
+
+def test_a_frame_of_another_version_is_ignored_and_the_link_goes_on(tmp_path):
+    """docs/protocol.md: a receiver ignores a frame of an unknown version (issue 11: one frame
+    with v 2 ended the logger)."""
+    store = Store(tmp_path / "db.sqlite3")
+    port = FakePort()
+    notes = []
+    link = HostLink(port, store, on_note=notes.append)
+    old = ev(2).replace(b'"v":3', b'"v":2')
+    old = old[:old.rindex(b"*") + 1] + b"%08x\n" % zlib.crc32(old[1:old.rindex(b"*")])
+    port.inbox = hello() + ev(1) + old + old + _hello_of_version(2) + ev(2)
+    link.poll()
+    assert [s for _, _, s, _ in store.events()] == [1, 2] and link.counts["bad"] == 3
+    assert notes == ["a frame of protocol version 2 ignored: the console speaks protocol version 2; this "
+                     "doodlebox needs 3: update its firmware with make flash"]
+
+
+STRICT = {c["name"]: c for c in VECTORS["strict"]}
+
+
+@pytest.mark.parametrize("name", list(STRICT))
+def test_host_refuses_what_the_schema_does_not_allow(name):
+    case = STRICT[name]
+    with pytest.raises(frames.FrameError) as err:
+        frames.decode(case["line"].encode())
+    assert str(err.value).startswith(case["reason"])
+
+
+ISSUE_11 = ["boot of 10**30", "boot of Infinity", "s of 1e400", "g of 10**30", "r of 10**30",
+            "hello with first of 10**30", "s of 2.5", "uppercase checksum", "a die of true", "a round as a string",
+            "white dice as a dict", "an event that is a list", "a key twice", "NaN"]
+
+
+@pytest.mark.parametrize("name", ISSUE_11)
+def test_a_frame_that_killed_the_link_thread_is_counted_said_once_and_neither_stored_nor_acked(tmp_path, name):
+    """Issue 11: these frames had a correct checksum and ended the link thread silently (or were
+    stored wrong: "s": 2.5 as event 2). Now: counted as bad each time, said once with the reason,
+    nothing stored or acknowledged for them, and the next good frame is stored."""
+    line = STRICT[name]["line"].encode()
+    store = Store(tmp_path / "db.sqlite3")
+    port = FakePort()
+    notes = []
+    link = HostLink(port, store, on_note=notes.append)
+    port.inbox = hello(boot=3) if "hello" not in name else hello(boot=3) + line
+    link.poll()
+    port.inbox = line + line + line
+    link.poll()
+    assert store.events() == [] and port.sent == []
+    assert link.counts["bad"] == 3 + ("hello" in name) and link.counts["stored"] == 0
+    assert len(notes) == 1 and notes[0].startswith("bad frame: " + STRICT[name]["reason"])
+    port.inbox = ev(1, boot=3)
+    link.poll()
+    assert sent(port) == [("ack", 3, 1)] and [s for _, _, s, _ in store.events()] == [1]
+
+
+def test_every_golden_frame_and_every_frame_the_host_sends_pass_the_schema(tmp_path):
+    for case in VECTORS["valid"]:
+        frames.decode(case["frame"].encode())
+    port = FakePort()          # FakePort decodes what is written: the host's acks, naks, his
+    link = HostLink(port, Store(tmp_path / "db.sqlite3"))
+    port.inbox = ev(1) + hello() + ev(1) + ev(3)
+    link.poll()
+    link.send(frames.score(1, 0, [0, 0, 0], 0))
+    assert [m["t"] for m in port.sent] == ["hi", "ack", "nak", "score"]
 
 
 def test_the_score_message_is_short_printable_ascii():
@@ -115,7 +251,7 @@ def test_the_score_message_is_short_printable_ascii():
                    "why": 'round 3, P2 (Zoe): "die 2" - was already taken by P1 this...'}
     assert len(msg["why"]) <= frames.WHY_MAX
     line = frames.encode("score", **{k: v for k, v in msg.items() if k != "t"})
-    assert all(0x20 <= b <= 0x7E for b in line[:-1]) and frames.decode(line) == dict(msg, v=2)
+    assert all(0x20 <= b <= 0x7E for b in line[:-1]) and frames.decode(line) == dict(msg, v=3)
     assert frames.score(1, 0, [0], 0)["why"] == ""
 
 
@@ -133,7 +269,7 @@ def test_send_writes_whole_frames_from_any_thread(tmp_path):
     port = SlowPort()
     port.raw = bytearray()
     link = HostLink(port, Store(tmp_path / "db.sqlite3"))
-    threads = [threading.Thread(target=lambda i=i: [link.send(frames.score(i, r, [r], 0)) for r in range(200)])
+    threads = [threading.Thread(target=lambda i=i: [link.send(frames.score(i + 1, r, [r], 0)) for r in range(200)])
                for i in range(4)]
     for t in threads:
         t.start()
@@ -147,14 +283,6 @@ def test_games_are_derived_from_events(tmp_path):
     store = Store(tmp_path / "db.sqlite3")
     store.append("u", 1, 1, {"k": "game", "g": 1, "ed": "city", "n": 3, "var": ""})
     store.append("u", 1, 2, {"k": "roll", "g": 1, "r": 1, "sp": 0, "c": 1, "w": [1, 2, 3, 4]})
-    store.append("u", 1, 3, {"k": "end", "g": 1, "r": 1, "why": "menu"})
+    store.append("u", 1, 3, {"k": "end", "g": 1, "r": 1, "why": "menu", "p": [0, 0, 0]})
     (g,) = store.games()
-    assert (g["players"], g["rounds"], g["events"], g["end_reason"]) == (3, 1, 3, "menu")
-
-
-def test_a_corrupt_database_is_one_clear_error(tmp_path):
-    bad = tmp_path / "bad.sqlite3"
-    bad.write_bytes(b"this is not sqlite" * 100)
-    from doodlebox.store import StoreError
-    with pytest.raises(StoreError, match="not a doodlebox database"):
-        Store(bad)
+    assert (g["players"], g["rounds"], g["events"], g["end_reason"], g["state"]) == (3, 1, 3, "menu", "ended")

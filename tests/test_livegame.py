@@ -113,7 +113,7 @@ def test_the_session_sends_score_over_a_pty_and_the_other_end_decodes_it(tmp_pat
         port.close()
         pty.close()
     assert sorted(f["g"] for f in got) == [1, 2, 3, 4, 5]
-    assert all(f == dict(msg, g=f["g"], v=2) for f in got)
+    assert all(f == dict(msg, g=f["g"], v=frames.VERSION) for f in got)
     assert got[0]["why"] == "R4 P2: white die 3 was already taken by P1 this round, an..."
 
 
@@ -129,7 +129,8 @@ class FakeConsole:
         self.pty.write(frames.encode(kind, **fields))
 
     def hello(self, first: int = 1) -> None:
-        self.send("hello", fw="0.2.0", uid=self.uid, boot=self.boot, first=first, next=first)
+        self.send("hello", fw="0.3.0", uid=self.uid, boot=self.boot, first=first, next=first,
+                  held=[[self.boot, first, first]])
 
     def pump(self, until, timeout: float = 15.0) -> None:
         deadline = time.monotonic() + timeout
@@ -144,6 +145,11 @@ class FakeConsole:
                 self.got.append(msg)
                 if msg["t"] == "hi":
                     self.hello()
+
+    def drain(self, seconds: float) -> None:
+        """Read what comes for a while."""
+        end = time.monotonic() + seconds
+        self.pump(lambda: time.monotonic() >= end, timeout=seconds + 5)
 
     def acked(self, boot: int, s: int) -> bool:
         return any(m["t"] == "ack" and m["boot"] == boot and m["s"] >= s for m in self.got)
@@ -165,14 +171,19 @@ def test_the_link_thread_sends_the_pcs_scores_after_each_turn_of_the_current_boo
     try:
         console.pump(lambda: any(m["t"] == "hi" for m in console.got))   # answered with hello
         assert link.wait_ready(5) and link.error is None
+        n_old = 0
         for s, e in enumerate(old, start=1):
             console.send("ev", boot=1, s=s, e=e)
-        console.pump(lambda: console.acked(1, len(old)))
-        assert console.scores() == [] and len(verdicts) == sum(e["k"] in ("game", "claim", "tree") for e in old)
+            n_old += e["k"] in ("game", "claim", "tree")
+            console.pump(lambda s=s, n_old=n_old: console.acked(1, s) and len(verdicts) == n_old)
+        console.drain(0.1)
+        assert console.scores() == [] and len(verdicts) == n_old
+        scored = 0
         for s, e in enumerate(events, start=1):
-            console.send("ev", boot=2, s=s, e=e)
-            console.pump(lambda s=s: console.acked(2, s))
-        console.pump(lambda: len(console.scores()) == sum(e["k"] in ("game", "claim", "tree", "end") for e in events))
+            console.send("ev", boot=2, s=s, e=e)     # at the table's pace: each turn's score before the next
+            scored += e["k"] in ("game", "claim", "tree", "end")
+            console.pump(lambda s=s, scored=scored: console.acked(2, s) and len(console.scores()) == scored)
+        console.drain(0.2)
     finally:
         link.stop()
         pty.close()
@@ -189,11 +200,11 @@ def test_validation_that_fails_is_a_note_and_the_link_goes_on(tmp_path, monkeypa
     real = LiveGames.stored
     calls = {"n": 0}
 
-    def flaky(self, uid, boot, event):
+    def flaky(self, uid, boot, event, seq=None):
         calls["n"] += 1
         if calls["n"] == 3:
             raise RuntimeError("a bug in validation")
-        return real(self, uid, boot, event)
+        return real(self, uid, boot, event, seq)
 
     monkeypatch.setattr(LiveGames, "stored", flaky)
     events = copy.deepcopy(city_events())
@@ -206,11 +217,13 @@ def test_validation_that_fails_is_a_note_and_the_link_goes_on(tmp_path, monkeypa
     try:
         console.pump(lambda: any(m["t"] == "hi" for m in console.got))
         assert link.wait_ready(5)
-        for s, e in enumerate(events, start=1):
+        scored = 0
+        for s, e in enumerate(events, start=1):     # at the table's pace: each turn validated before the next
             console.send("ev", boot=2, s=s, e=e)
-        console.pump(lambda: console.acked(2, len(events)))
-        time.sleep(0.2)
-        console.pump(lambda: True)
+            scored += e["k"] in ("game", "claim", "tree", "end")
+            console.pump(lambda s=s, scored=scored: console.acked(2, s) and calls["n"] == scored)
+        console.pump(lambda: len(console.scores()) >= 2)
+        console.drain(0.3)      # and nothing more
     finally:
         link.stop()
         pty.close()

@@ -268,7 +268,7 @@ class SelfTest:
             if msg is not None and msg.get("t") == "hi":
                 b = self.board
                 b.usb.write(link.encode({"t": "hello", "fw": FW_VERSION, "uid": b.uid, "boot": b.boot,
-                                         "first": 1, "next": 1}))
+                                         "first": 1, "next": 1, "held": [[b.boot, 1, 1]]}))
 
     def _send(self, msg):
         msg["t"] = "test"

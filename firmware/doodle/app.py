@@ -297,8 +297,9 @@ class App:
 
     # -- helpers ------------------------------------------------------------------------
     def _hello(self):
-        return link.encode({"t": "hello", "fw": FW_VERSION, "uid": self.uid, "boot": self.journal.boot,
-                            "first": self.journal.first(), "next": self.journal.next})
+        j = self.journal
+        return link.encode({"t": "hello", "fw": FW_VERSION, "uid": self.uid, "boot": j.boot,
+                            "first": j.first(), "next": j.next, "held": [[j.boot, j.first(), j.next]]})
 
     def _link_error(self, err):
         self.link_errors.append(err)

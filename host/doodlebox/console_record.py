@@ -1,5 +1,7 @@
 """A game the console played, from its stored events (docs/protocol.md), as a doodlebox-record/1
 (docs/records.md, "From the console's log"): what `doodlebox export` writes and live validation replays.
+A game resumed after a power cut is one game: the earlier boot's events up to the resume's `at`,
+then the later boot's after its `resume` (store.GameLog).
 
 The events are taken as the console sent them; only what cannot make a record at all (a claim
 before its roll, an event of another game, a missing start road, a field that is not there) is
@@ -21,7 +23,7 @@ from doodlebox.rules.dice.layout import PIECES
 from doodlebox.store import GameLog
 
 VARIANTS = {"": "", "control": "control", "solo": "", "solo+control": "control"}   # var -> record variant
-KINDS = ("game", "start", "roll", "claim", "tree", "refuse", "end")
+KINDS = ("game", "start", "roll", "claim", "tree", "refuse", "end", "resume")
 
 
 class ConsoleLogError(InputError):
@@ -48,9 +50,12 @@ def _convert(log: GameLog) -> tuple[dict, dict[str, int]]:
     start: list[int] = []
     size = players = 0
     ended = None
+    origins = log.origins()
+    part = origins[0] if origins else (log.boot, log.g)
     for n, (seq, e) in enumerate(log.events):
         kind = e.get("k") if isinstance(e, dict) else None
-        where = f"{log.label()}: event {seq} ({kind})"
+        boot, g = origins[n]
+        where = f"{log.label()}: event {seq}" + (f" of boot {boot}" if boot != log.boot else "") + f" ({kind})"
 
         def bad(what: str, where: str = where) -> ConsoleLogError:
             return ConsoleLogError(f"{where}: {what}")
@@ -65,8 +70,17 @@ def _convert(log: GameLog) -> tuple[dict, dict[str, int]]:
 
         if kind not in KINDS:
             raise bad(f"not an event of a dice game (known: {', '.join(KINDS)})")
-        if e.get("g") != log.g:
-            raise bad(f"an event of game {e.get('g')} of the boot, not of game {log.g}")
+        if e.get("g") != g:
+            raise bad(f"an event of game {e.get('g')} of the boot, not of game {g}")
+        if (boot, g) != part:    # the game goes on in a later boot: it begins with its resume
+            if kind != "resume" or e.get("of") != list(part):
+                raise bad(f"game {g} of boot {boot} goes on with game {part[1]} of boot {part[0]} "
+                          "without a resume event saying so")
+            part = (boot, g)
+            continue
+        if kind == "resume":
+            raise bad(f"it resumes game {_of(e)[1]} of boot {_of(e)[0]}, which is not stored" if n == 0
+                      else "a resume in the middle of the game's own events")
         if n == 0:
             if kind != "game":
                 raise bad("the game's first event is not its start (`game`): its start was not stored")
@@ -148,6 +162,11 @@ def _convert(log: GameLog) -> tuple[dict, dict[str, int]]:
         elif kind == "end":
             ended = seq
     return data, circles
+
+
+def _of(e: dict) -> tuple:
+    of = e.get("of")
+    return tuple(of) if isinstance(of, list) and len(of) == 2 else ("?", "?")
 
 
 def _drop_default_circles(log: GameLog, data: dict, circles: dict[str, int]) -> None:

@@ -1,4 +1,5 @@
-"""Prints a console's events as a person reads them at the table (docs/protocol.md, version 2)."""
+"""Prints a console's events as a person reads them at the table (docs/protocol.md, version 3).
+Events reach it checked by the link's schema; an odd field still prints, never raises."""
 from __future__ import annotations
 
 WHY = {
@@ -17,6 +18,15 @@ WHY = {
 
 
 def describe(event: dict) -> str:
+    """One line for a person; an event with odd fields is printed as it is (never an exception:
+    the printout of `doodlebox log` must not stop)."""
+    try:
+        return _describe(event)
+    except Exception:
+        return f"  {event!r}"[:200]
+
+
+def _describe(event: dict) -> str:
     k = event.get("k")
     p = f"P{event.get('p', 0) + 1}" if isinstance(event.get("p"), int) else "?"
     if k == "game":
@@ -43,4 +53,8 @@ def describe(event: dict) -> str:
         shown = (": the console's scores " + ", ".join(f"P{i + 1} {t}" for i, t in enumerate(totals))
                  if isinstance(totals, list) else "")
         return f"game over after round {event.get('r')}: {WHY.get(str(event.get('why')), event.get('why'))}{shown}"
+    if k == "resume":
+        of = event["of"]
+        return (f"game {event.get('g')}: game {of[1]} of boot {of[0]} resumed after a power cut, in round "
+                f"{event.get('r')} (from its event {event.get('at')})")
     return f"  {event}"

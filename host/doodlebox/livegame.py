@@ -1,6 +1,7 @@
 """The PC's verdict on a console's games while they are played: after each turn stored, the game's
 record so far (console_record.py) replayed through the rules engine, as the `score` message
-(docs/protocol.md) and the violations found since the last turn."""
+(docs/protocol.md) and the violations found since the last turn. A resumed game is one game: its
+verdict after the `resume` counts the earlier boot's turns too."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from doodlebox.rules.common import Violation
 from doodlebox.rules.dice import record as dice_record
 from doodlebox.store import Store
 
-SCORED = ("game", "claim", "tree", "end")   # the events after which the PC sends its scores
+SCORED = ("game", "claim", "tree", "end", "resume")   # the events after which the PC sends its scores
 
 
 @dataclass
@@ -40,17 +41,24 @@ class LiveGames:
         self.store = store
         self._seen: dict[tuple[str, int, int], _Seen] = {}
 
-    def stored(self, uid: str, boot: int, event: dict) -> Verdict | None:
-        """The verdict after `event` (just stored for console `uid`, `boot`): None for events
+    def stored(self, uid: str, boot: int, event: dict, seq: int | None = None) -> Verdict | None:
+        """The verdict after `event` (stored for console `uid`, `boot`, as its number `seq`: the
+        game as it stood then, although later events may be stored already): None for events
         that change no score (start roads, rolls, refusals) or that belong to no game.
         ConsoleLogError, once per game, when its events cannot make a record."""
         g = event.get("g")
         if event.get("k") not in SCORED or isinstance(g, bool) or not isinstance(g, int):
             return None
-        seen = self._seen.setdefault((uid, boot, g), _Seen())
-        if seen.broken is not None:
+        seen = self._seen.get((uid, boot, g))
+        if seen is not None and seen.broken is not None:
             return None
         log = self.store.game_log_of(uid, boot, g)
+        if seq is not None:
+            log = log.upto(boot, seq)
+        if seen is None:
+            seen = self._seen[(uid, boot, g)] = _Seen()
+            for b, earlier, _ in log.parts[:-1]:      # a resumed game is one game: found before is found
+                seen.violations |= self._seen.get((uid, b, earlier), _Seen()).violations
         try:
             data = to_record(log)
         except ConsoleLogError as exc:

@@ -1,5 +1,11 @@
-"""Runs a HostLink on a port in a thread, with reconnects, and hands events to a queue; after
-each event stored, the PC's verdict on its game (livegame.py) goes to the console as `score`."""
+"""Runs a HostLink on a port in a thread, with reconnects, and hands events to a queue; the PC's
+verdict on each game (livegame.py) is worked out in a thread of its own and goes to the console
+as `score`, so validation never holds up an acknowledgement.
+
+The link never dies silently: a port that goes away is waited for; the database locked or full
+is retried by the session; anything else that goes wrong is a note and a new session, and when
+it keeps going wrong (or the database cannot be used at all) `error` says so in one line and the
+thread ends (`doodlebox log` exits with it)."""
 from __future__ import annotations
 
 import queue
@@ -10,16 +16,22 @@ from collections.abc import Callable
 import serial
 
 from doodlebox.console_record import ConsoleLogError
-from doodlebox.link.session import Console, HostLink, LinkError
-from doodlebox.livegame import LiveGames, Verdict
+from doodlebox.link.session import RETRY_FIRST, RETRY_MAX, Console, HostLink, LinkError
+from doodlebox.livegame import SCORED, LiveGames, Verdict
 from doodlebox.ports import open_port
 from doodlebox.store import Store, StoreError
+
+STORE_TIMEOUT = 0.5     # s: SQLite's own wait for a lock, before the session's retries take over
+FAILURES_MAX = 3        # unexpected failures within FAILURES_WINDOW s: the link gives up ...
+FAILURES_WINDOW = 60.0  # ... with one line, instead of trying again
+BURST_GAP = 0.1         # s: a game whose events come faster than validation is validated this often
 
 
 class LinkThread:
     """`events` gets every event stored; then its game's verdict (livegame.Verdict), if any, goes
-    to `on_verdict` (called in the link's thread) and as `score` to the console. Notes (the
-    console went away, a game the PC cannot score) go to `on_note`."""
+    to `on_verdict` (called in the validation thread) and as `score` to the console. Notes (the
+    console went away, a game the PC cannot score) go to `on_note`. `error` is set, once, when
+    the link has stopped for good (the thread has ended)."""
 
     def __init__(self, port_path: str, db_path, on_note=print, handshake_timeout: float = 10.0,
                  on_verdict: Callable[[Verdict], None] | None = None):
@@ -32,9 +44,11 @@ class LinkThread:
         self.sent_scores = 0
         self.error: str | None = None
         self.link: HostLink | None = None
+        self.failures: list[float] = []
         self._stop = threading.Event()
         self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._main, name="host-link", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="host-link", daemon=True)
+        self._checker = _Checker(self)
 
     def start(self) -> LinkThread:
         self._thread.start()
@@ -43,62 +57,122 @@ class LinkThread:
     def wait_ready(self, timeout: float) -> bool:
         return self._ready.wait(timeout)
 
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5)
+        self._checker.stop()
+
+    def _fail(self, text: str) -> None:
+        if self.error is None:
+            self.error = text
+        self._ready.set()
+
+    def _run(self) -> None:
+        try:
+            self._main()
+        except BaseException as exc:   # never a silent end: whatever it was, `error` says it
+            self._fail(f"the link stopped: {exc!r} (every event acknowledged is stored)")
+        finally:
+            if not self._stop.is_set() and self.error is None:
+                self._fail("the link stopped without a reason (a bug in doodlebox)")
 
     def _main(self) -> None:
         try:
-            store = Store(self.db_path)
-        except StoreError as exc:
-            self.error = str(exc)
-            self._ready.set()
+            port = open_port(self.port_path)   # first the port: a wrong port creates no database
+        except OSError as exc:
+            self._fail(str(exc))
             return
-        self.live = LiveGames(store)
+        store = self._open_store()
+        if store is None:
+            port.close()
+            return
+        self._checker.start()
         try:
             while not self._stop.is_set():
+                if port is None:
+                    try:
+                        port = open_port(self.port_path)
+                    except OSError:
+                        time.sleep(1.0)  # unplugged: wait for it to come back
+                        continue
                 try:
-                    port = open_port(self.port_path)
-                except OSError as exc:
-                    if self.link is None:
-                        self.error = str(exc)
-                        self._ready.set()
-                        return
-                    time.sleep(1.0)  # unplugged: wait for it to come back
-                    continue
-                try:
-                    self.link = HostLink(port, store, on_event=self._stored, on_note=self.on_note)
-                    self.link.handshake(self.handshake_timeout)
-                    self._ready.set()
-                    while not self._stop.is_set():
-                        if not self.link.poll():
-                            time.sleep(0.002)
+                    self._session(port, store)
                 except (serial.SerialException, OSError) as exc:
                     self.on_note(f"the console went away ({exc}); every acknowledged event is stored. "
                                  "Waiting for it...")
                     time.sleep(1.0)
                 except LinkError as exc:
-                    self.error = str(exc)
-                    self._ready.set()
+                    self._fail(str(exc))
                     return
+                except StoreError as exc:     # not locked or full (the session waits for those)
+                    self._fail(str(exc))
+                    return
+                except Exception as exc:     # a bug: said, and a new session; again and again: the end
+                    now = time.monotonic()
+                    self.failures = [t for t in self.failures if now - t < FAILURES_WINDOW] + [now]
+                    if len(self.failures) >= FAILURES_MAX:
+                        self._fail(f"the link failed {len(self.failures)} times in {FAILURES_WINDOW:.0f} s, last: "
+                                   f"{exc!r} (every event acknowledged is stored)")
+                        return
+                    self.on_note(f"the link failed ({exc!r}); every event acknowledged is stored; starting again")
+                    time.sleep(0.2)
                 finally:
-                    port.close()
+                    try:
+                        port.close()
+                    except Exception:
+                        pass
+                    port = None
         finally:
             store.close()
 
+    def _open_store(self) -> Store | None:
+        """The database, waited for (with back-off) while another program has it locked."""
+        wait, said = RETRY_FIRST, False
+        while True:
+            try:
+                return Store(self.db_path, timeout=STORE_TIMEOUT)
+            except StoreError as exc:
+                if not exc.transient:
+                    self._fail(str(exc))
+                    return None
+                if not said:
+                    self.on_note(f"{exc}; retrying")
+                    said = True
+            if self._stop.wait(wait):
+                return None
+            wait = min(wait * 2, RETRY_MAX)
+
+    def _session(self, port, store: Store) -> None:
+        self.link = HostLink(port, store, on_event=self._stored, on_note=self.on_note, stopping=self._stop.is_set)
+        self.link.handshake(self.handshake_timeout)
+        self._ready.set()
+        while not self._stop.is_set():
+            self.link.poll()     # waits up to the port's timeout for a byte, no longer
+
     def _stored(self, console: Console, boot: int, seq: int, event: dict) -> None:
-        """After an event is committed and acknowledged: the event to `events`, then the PC's
-        verdict on its game to `on_verdict` and, when the game is of the console's current boot,
-        to the console. Validation never stops the link: what goes wrong in it is a note."""
-        verdict = None
+        """After an event is committed and acknowledged: the event to `events`; its game to the
+        validation thread."""
+        self.events.put(event)
+        if event.get("k") in SCORED:
+            self._checker.add(console.uid, boot, seq, event)
+
+    def _verdict(self, uid: str, boot: int, seq: int, event: dict, live: LiveGames) -> None:
+        """The PC's verdict on the game of `event` (in the validation thread), to `on_verdict` and,
+        when the game is of the console's current boot, to the console. Validation never stops
+        the link: what goes wrong in it is a note."""
         try:
-            verdict = self.live.stored(console.uid, boot, event)
+            verdict = live.stored(uid, boot, event, seq)
         except ConsoleLogError as exc:
             self.on_note(f"{exc}; the PC cannot score this game")
+            return
         except Exception as exc:   # a bug in validation: reported, and the link goes on
             self.on_note(f"the PC's validation failed after event {seq} of boot {boot} ({exc!r}); "
                          "the event is stored, the link goes on")
-        self.events.put(event)
+            return
         if verdict is None:
             return
         if self.on_verdict is not None:
@@ -106,6 +180,81 @@ class LinkThread:
                 self.on_verdict(verdict)
             except Exception as exc:
                 self.on_note(f"showing the PC's verdict failed ({exc!r})")
-        if boot == console.boot and self.link is not None:
-            self.link.send(verdict.message)
-            self.sent_scores += 1
+        link = self.link
+        if link is not None and link.console is not None and boot == link.console.boot:
+            try:
+                link.send(verdict.message)
+                self.sent_scores += 1
+            except (serial.SerialException, OSError):
+                pass      # the console went away; the link thread says so
+
+
+class _Checker:
+    """The validation thread. Each game's latest event waits to be validated (the verdict after
+    it counts every turn before it): at the table's pace that is every turn; when events of a
+    game come faster than it validates (a console sending what it held), the ones in between
+    are left out, and that game is validated at most every BURST_GAP s, so validation never
+    takes the link's time."""
+
+    def __init__(self, owner: LinkThread):
+        self.owner = owner
+        self._waiting: dict[tuple, tuple] = {}       # game -> its latest event not validated yet
+        self._burst: set[tuple] = set()              # games with an event left out since validated
+        self._last: dict[tuple, float] = {}          # game -> when it was validated last
+        self._cond = threading.Condition()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="host-validation", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stop = True
+            self._cond.notify()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def add(self, uid: str, boot: int, seq: int, event: dict) -> None:
+        key = (uid, boot, event.get("g"))
+        with self._cond:
+            if key in self._waiting:
+                self._burst.add(key)
+            self._waiting[key] = (uid, boot, seq, event)
+            self._cond.notify()
+
+    def _next(self):
+        with self._cond:
+            while not self._stop:
+                now = time.monotonic()
+                soonest = None
+                for key in self._waiting:      # oldest waiting first
+                    ready = self._last.get(key, 0.0) + BURST_GAP if key in self._burst else now
+                    if ready <= now:
+                        self._burst.discard(key)
+                        self._last[key] = now
+                        return self._waiting.pop(key)
+                    soonest = ready if soonest is None else min(soonest, ready)
+                self._cond.wait(None if soonest is None else soonest - now)
+            return None
+
+    def _run(self) -> None:
+        owner = self.owner
+        try:
+            store = Store(owner.db_path, timeout=5.0)
+        except StoreError as exc:
+            owner.on_note(f"the PC cannot validate games: {exc}")
+            return
+        live = LiveGames(store)
+        try:
+            while True:
+                item = self._next()
+                if item is None:
+                    return
+                uid, boot, seq, event = item
+                try:
+                    owner._verdict(uid, boot, seq, event, live)
+                except Exception as exc:    # the store unreadable, ...: said, and the next game
+                    owner.on_note(f"the PC's validation failed ({exc!r}); the link goes on")
+        finally:
+            store.close()

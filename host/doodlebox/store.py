@@ -1,21 +1,32 @@
 """SQLite store: every console event, committed before it is acknowledged; games derived.
 
-Schema version 1 (PRAGMA user_version). `(uid, boot, seq)` identifies an event; the store
-only appends the next expected event of each (uid, boot) stream (docs/protocol.md).
+Schema version 2 (PRAGMA user_version; a version 1 file is upgraded when opened). `(uid, boot,
+seq)` identifies an event; the store only appends the next expected event of each (uid, boot)
+stream (docs/protocol.md). Each game has a state: `playing`, `ended` (with the end's reason),
+`resumed` (another game, of a later boot, goes on with it: `continued_by`, and that game's
+`continues`) or `abandoned` (the console began a game in a later boot while it was playing).
+
+Every SQLite failure is a StoreError naming the file and the cause (`cause`: locked, full,
+readonly, notadb, newer, cantopen, io); `transient` says whether waiting may cure it.
 """
 from __future__ import annotations
 
 import json
+import os
+import resource
+import shutil
 import sqlite3
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from doodlebox.errors import DoodleboxError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+STATES = ("playing", "ended", "resumed", "abandoned")
 
-SCHEMA = """
+_TABLES = """
 CREATE TABLE IF NOT EXISTS consoles (
     uid TEXT PRIMARY KEY, fw TEXT, first_seen REAL NOT NULL, last_seen REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS streams (
@@ -28,31 +39,157 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS gaps (
     uid TEXT NOT NULL, boot INTEGER NOT NULL, from_seq INTEGER NOT NULL, to_seq INTEGER NOT NULL,
     noted REAL NOT NULL);
+"""
+_GAMES_V1 = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY, uid TEXT NOT NULL, boot INTEGER NOT NULL, g INTEGER NOT NULL,
     edition TEXT, players INTEGER, variant TEXT, started REAL, ended REAL, end_reason TEXT,
     rounds INTEGER NOT NULL DEFAULT 0, events INTEGER NOT NULL DEFAULT 0,
     UNIQUE (uid, boot, g));
 """
+# version 2: the game's state, and a resumed game's link both ways (the resume event's `of`, `at`)
+_GAMES_V2 = [
+    "ALTER TABLE games ADD COLUMN state TEXT NOT NULL DEFAULT 'playing'",
+    "ALTER TABLE games ADD COLUMN continues INTEGER",
+    "ALTER TABLE games ADD COLUMN continued_by INTEGER",
+    "ALTER TABLE games ADD COLUMN of_boot INTEGER",
+    "ALTER TABLE games ADD COLUMN of_g INTEGER",
+    "ALTER TABLE games ADD COLUMN resume_at INTEGER",
+    "CREATE INDEX IF NOT EXISTS events_of_game ON events (uid, boot, game, seq)",
+    "UPDATE games SET state = 'ended' WHERE end_reason IS NOT NULL",
+    # a version 1 host knew no resume: a game left playing when its console began one in a
+    # later boot was abandoned
+    "UPDATE games SET state = 'abandoned', ended = COALESCE(ended, :now) WHERE state = 'playing' AND EXISTS "
+    "(SELECT 1 FROM games AS later WHERE later.uid = games.uid AND later.boot > games.boot)",
+]
+OURS = {"consoles", "streams", "events", "gaps", "games"}
+
+# SQLite's primary result codes (https://sqlite.org/rescode.html)
+_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB, _PERM = 5, 6, 8, 10, 11, 13, 14, 26, 3
+_BY_TEXT = (("locked", _BUSY), ("is full", _FULL), ("readonly", _READONLY), ("disk I/O", _IOERR),
+            ("not a database", _NOTADB), ("malformed", _CORRUPT), ("unable to open", _CANTOPEN))
 
 
 class StoreError(DoodleboxError):
-    pass
+    """One line: the database file and what is wrong with it."""
+
+    def __init__(self, text: str, cause: str = "other"):
+        super().__init__(text)
+        self.cause = cause
+
+    @property
+    def transient(self) -> bool:
+        """Waiting may cure it (another program lets go of the lock, room is made on the disk)."""
+        return self.cause in ("locked", "full")
+
+
+def problem(path: Path, exc: BaseException, doing: str = "") -> StoreError:
+    """The StoreError for an sqlite3 (or OS) error on the database `path`: locked, full,
+    read-only, not a database, ... told apart by SQLite's result code."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    text = str(exc)
+    primary: int | None = code & 0xFF if isinstance(code, int) else None
+    if primary is None:   # an sqlite3 without error codes: its message
+        primary = next((c for words, c in _BY_TEXT if words in text), None)
+    what = f" while {doing}" if doing else ""
+    if primary in (_BUSY, _LOCKED):
+        return StoreError(f"{path}: the database is locked by another program{what} ({text})", "locked")
+    if primary == _FULL:
+        return StoreError(f"{path}: {_full_cause(path)}{what} ({text})", "full")
+    if primary == _IOERR:
+        cause = _full_cause(path, None)
+        if cause:
+            return StoreError(f"{path}: {cause}{what} ({text})", "full")
+        return StoreError(f"{path}: the disk failed to read or write it{what} ({text})", "io")
+    if primary in (_READONLY, _PERM) or isinstance(exc, PermissionError):
+        return StoreError(f"{path}: read-only: {_readonly_cause(path)}{what} ({text})", "readonly")
+    if primary == _CANTOPEN:
+        if not _writable_folder(path):
+            return StoreError(f"{path}: read-only: {_readonly_cause(path)}{what} ({text})", "readonly")
+        return StoreError(f"{path}: cannot be opened{what} ({text})", "cantopen")
+    if primary in (_NOTADB, _CORRUPT):
+        return StoreError(f"{path}: not a doodlebox database ({text})", "notadb")
+    if isinstance(exc, OSError):
+        return StoreError(f"{path}: {exc.strerror or exc}{what}", "cantopen")
+    return StoreError(f"{path}: {text}{what}", "other")
+
+
+def _full_cause(path: Path, default: str | None = "the disk or the database is full") -> str | None:
+    """Why a write had no room: no space left on the disk, or the file size limit (ulimit -f)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft != resource.RLIM_INFINITY:
+        biggest = max((_size(Path(f"{path}{tail}")) for tail in ("", "-wal", "-journal")), default=0)
+        if biggest + 65536 >= soft:
+            return f"full: the file size limit of this process (ulimit -f, {soft} bytes) is reached"
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        return default
+    if free < 1 << 20:
+        return f"full: {free} bytes left on the disk"
+    return default
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _writable_folder(path: Path) -> bool:
+    return os.access(path.parent if path.parent.exists() else path.parent.parent, os.W_OK)
+
+
+def _readonly_cause(path: Path) -> str:
+    for f in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if f.exists() and not os.access(f, os.W_OK):
+            return f"this user may not write {f}"
+    if not _writable_folder(path):
+        return f"this user may not write its folder {path.parent} (SQLite keeps files next to it)"
+    return "SQLite may not write it (a read-only disk?)"
 
 
 @dataclass(frozen=True)
 class GameLog:
-    """One stored game and its events in the order the console numbered them: (seq, event)."""
+    """One stored game and its events in the order the console numbered them: (seq, event).
+
+    A game that resumes another (docs/protocol.md, `resume`) is one game: `events` are the
+    earlier game's up to the resume's `at`, then this one's from its `resume`; `parts` says
+    where each part came from: (boot, g, how many events), oldest first."""
 
     id: int
     uid: str
     boot: int
     g: int
     events: list[tuple[int, dict]]
+    parts: tuple[tuple[int, int, int], ...] = ()
+    state: str = "playing"
 
     def label(self) -> str:
         """How a person finds it again: "game 3 (console c0ffee boot 2)" (`doodlebox games`)."""
-        return f"game {self.id} (console {self.uid} boot {self.boot})"
+        resumed = "".join(f", resumed from boot {b} game {g}" for b, g, _ in self.parts[:-1])
+        return f"game {self.id} (console {self.uid} boot {self.boot}{resumed})"
+
+    def upto(self, boot: int, seq: int) -> GameLog:
+        """The game as it stood after event `seq` of `boot` (the events after it left out)."""
+        keep = [k for k, ((b, _), (s, _)) in enumerate(zip(self.origins(), self.events))
+                if b < boot or (b == boot and s <= seq)]
+        if len(keep) == len(self.events):
+            return self
+        events = [self.events[k] for k in keep]
+        parts = []
+        left = len(events)
+        for b, g, n in self.parts:
+            parts.append((b, g, min(n, left)))
+            left -= min(n, left)
+        return GameLog(self.id, self.uid, self.boot, self.g, events, tuple(p for p in parts if p[2]), self.state)
+
+    def origins(self) -> list[tuple[int, int]]:
+        """(boot, g) of each event."""
+        if not self.parts:
+            return [(self.boot, self.g)] * len(self.events)
+        return [(b, g) for b, g, n in self.parts for _ in range(n)]
 
 
 @dataclass(frozen=True)
@@ -63,71 +200,225 @@ class Stored:
     ack: int
 
 
+@dataclass(frozen=True)
+class Gap:
+    """Events of a boot the console no longer holds and this store never got."""
+
+    boot: int
+    first: int
+    last: int
+
+
+@dataclass
+class Hello:
+    """What a hello told the store: gaps recorded, and boots the console numbers below what the
+    store holds (its journal lost them, or another console has its id)."""
+
+    gaps: list[Gap] = field(default_factory=list)
+    behind: list[tuple[int, int, int]] = field(default_factory=list)   # (boot, console's next, store's next)
+
+
 class Store:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, timeout: float = 5.0, readonly: bool = False):
+        """Open (and create, or upgrade to SCHEMA_VERSION) the database at `path`; `readonly`
+        for the commands that only read (a file nobody may write can still be listed)."""
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
+        self.db = self._connect(timeout)
+
+    def _connect(self, timeout: float) -> sqlite3.Connection:
+        path = self.path
+        if self.readonly:
+            return self._connect_readonly(timeout)
         try:
-            self.db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a doodlebox database ({exc})") from None
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise problem(path, exc, "creating its folder") from None
+        self._may_write()
+        db = None
+        try:
+            db = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            self._check(version, tables)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            if version < SCHEMA_VERSION:
+                self._upgrade(db, version, tables)
+        except sqlite3.Error as exc:
+            if db is not None:
+                db.close()
+            raise problem(path, exc, "opening it") from None
+        except StoreError:
+            if db is not None:
+                db.close()
+            raise
+        return db
+
+    def _may_write(self) -> None:
+        """Read-only, said before SQLite opens it: SQLite would open a file it may not write for
+        reading only, and make its -wal and -shm files as read-only as the file itself, so that
+        the database stays read-only after the file is made writable again."""
+        path = self.path
+        for f in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            if f.exists() and not os.access(f, os.R_OK | os.W_OK):
+                raise StoreError(f"{path}: read-only: this user may not write {f}", "readonly")
+        if not os.access(path.parent, os.W_OK | os.X_OK):
+            raise StoreError(f"{path}: read-only: this user may not write its folder {path.parent} (SQLite keeps "
+                             "its -wal and -shm files next to the database)", "readonly")
+
+    def _connect_readonly(self, timeout: float) -> sqlite3.Connection:
+        path = self.path
+        last: BaseException | None = None
+        # without a -wal file every row is in the file itself: read it as it is (immutable), and
+        # make no -shm or -wal next to it, which would be as read-only as the file
+        modes = ("ro",) if Path(f"{path}-wal").exists() else ("ro&immutable=1", "ro")
+        for mode in modes:
+            db = None
+            try:
+                db = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=timeout, isolation_level=None)
+                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                self._check(version, tables)
+                if version < SCHEMA_VERSION:
+                    raise StoreError(f"{path}: schema version {version}: `doodlebox log` upgrades it to "
+                                     f"{SCHEMA_VERSION} (it needs to write the file)", "old")
+                return db
+            except sqlite3.Error as exc:
+                if db is not None:
+                    db.close()
+                last = exc
+                if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (_NOTADB, _CORRUPT):
+                    break
+            except StoreError:
+                if db is not None:
+                    db.close()
+                raise
+        assert last is not None
+        raise problem(path, last, "opening it") from None
+
+    def _check(self, version: int, tables: set[str]) -> None:
         if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema version {version} is newer than this doodlebox ({SCHEMA_VERSION})")
-        self.db.executescript(SCHEMA)
-        self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            raise StoreError(f"{self.path}: schema version {version} is newer than this doodlebox "
+                             f"({SCHEMA_VERSION}): update doodlebox", "newer")
+        others = tables - OURS
+        if others and not version:
+            raise StoreError(f"{self.path}: not a doodlebox database (it has the tables "
+                             f"{', '.join(sorted(others)[:5])})", "notadb")
+
+    def _upgrade(self, db: sqlite3.Connection, version: int, tables: set[str]) -> None:
+        """A new file gets every table; a version 1 file its version 2 columns, in one transaction."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            for statement in _TABLES.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            if "games" not in tables or version < 2:
+                db.execute(_GAMES_V1)
+                for statement in _GAMES_V2:
+                    db.execute(statement, {"now": time.time()} if ":now" in statement else {})
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self.db.close()
 
     # -- writing -----------------------------------------------------------------------
-    def console_seen(self, uid: str, fw: str, boot: int, first: int) -> int | None:
-        """Record a hello; returns the first seq of a gap the console no longer holds, if any."""
+    def hello(self, uid: str, fw: str, held: Iterable[tuple[int, int, int]]) -> Hello:
+        """Record a console's hello: for each boot it holds events of ([boot, first, next]), a
+        gap when `first` is above what the store expects (another host acknowledged the rest,
+        or the console reclaimed them): the store then expects `first`."""
         now = time.time()
-        with self._tx():
+        out = Hello()
+        with self._tx("recording the console's hello"):
             self.db.execute(
                 "INSERT INTO consoles (uid, fw, first_seen, last_seen) VALUES (?,?,?,?) "
                 "ON CONFLICT(uid) DO UPDATE SET fw=excluded.fw, last_seen=excluded.last_seen",
                 (uid, fw, now, now))
-            expected = self._next(uid, boot)
-            if first > expected:
-                self.db.execute("INSERT INTO gaps VALUES (?,?,?,?,?)", (uid, boot, expected, first - 1, now))
-                self._set_next(uid, boot, first)
-                return expected
-        return None
+            for boot, first, nxt in held:
+                expected = self._next(uid, boot)
+                if first > expected:
+                    self.db.execute("INSERT INTO gaps VALUES (?,?,?,?,?)", (uid, boot, expected, first - 1, now))
+                    self._set_next(uid, boot, first)
+                    out.gaps.append(Gap(boot, expected, first - 1))
+                elif nxt < expected:
+                    out.behind.append((boot, nxt, expected))
+        return out
+
+    def console_seen(self, uid: str, fw: str, boot: int, first: int) -> int | None:
+        """Record a hello of one boot; returns the first seq of a gap the console no longer holds, if any."""
+        gaps = self.hello(uid, fw, [(boot, first, first)]).gaps
+        return gaps[0].first if gaps else None
 
     def append(self, uid: str, boot: int, seq: int, event: dict) -> Stored:
         """Store the event if it is the next one of its stream; committed on return."""
-        with self._tx():
-            expected = self._next(uid, boot)
-            if seq < expected:
-                return Stored("duplicate", expected - 1)
-            if seq > expected:
-                return Stored("gap", expected - 1)
-            now = time.time()
-            kind = str(event.get("k", "?"))
-            game = event.get("g") if isinstance(event.get("g"), int) else None
-            self.db.execute(
-                "INSERT INTO events (uid, boot, seq, game, kind, body, received) VALUES (?,?,?,?,?,?,?)",
-                (uid, boot, seq, game, kind, json.dumps(event, sort_keys=True), now))
-            self._set_next(uid, boot, seq + 1)
-            if game is not None:
-                self._update_game(uid, boot, game, kind, event, now)
-        return Stored("stored", seq)
+        return self.append_many(uid, [(boot, seq, event)])[0]
 
-    def _update_game(self, uid, boot, g, kind, event, now):
+    def append_many(self, uid: str, items: Sequence[tuple[int, int, dict]]) -> list[Stored]:
+        """Each (boot, seq, event) stored if it is the next of its stream, all in one transaction,
+        committed on return; what happened to each. StoreError (nothing stored) when SQLite fails."""
+        out: list[Stored] = []
+        if not items:
+            return out
+        now = time.time()
+        nexts: dict[int, int] = {}
+        with self._tx("storing events"):
+            for boot, seq, event in items:
+                expected = nexts.get(boot)
+                if expected is None:
+                    expected = self._next(uid, boot)
+                if seq != expected:
+                    out.append(Stored("duplicate" if seq < expected else "gap", expected - 1))
+                    nexts[boot] = expected
+                    continue
+                kind = str(event.get("k", "?"))
+                game = event.get("g") if type(event.get("g")) is int else None
+                self.db.execute(
+                    "INSERT INTO events (uid, boot, seq, game, kind, body, received) VALUES (?,?,?,?,?,?,?)",
+                    (uid, boot, seq, game, kind, json.dumps(event, sort_keys=True), now))
+                nexts[boot] = seq + 1
+                if game is not None:
+                    self._update_game(uid, boot, game, kind, event, now)
+                out.append(Stored("stored", seq))
+            for boot, nxt in nexts.items():
+                self._set_next(uid, boot, nxt)
+        return out
+
+    def _update_game(self, uid: str, boot: int, g: int, kind: str, event: dict, now: float) -> None:
+        db = self.db
         if kind == "game":
-            self.db.execute(
-                "INSERT OR IGNORE INTO games (uid, boot, g, edition, players, variant, started) VALUES (?,?,?,?,?,?,?)",
-                (uid, boot, g, event.get("ed"), event.get("n"), event.get("var"), now))
-        self.db.execute(
-            "UPDATE games SET events = events + 1, rounds = MAX(rounds, ?) WHERE uid=? AND boot=? AND g=?",
-            (event.get("r", 0) if isinstance(event.get("r"), int) else 0, uid, boot, g))
+            # an earlier boot's game still playing, and not resumed: the console began another
+            db.execute("UPDATE games SET state='abandoned', ended=? WHERE uid=? AND boot<? AND state='playing'",
+                       (now, uid, boot))
+            db.execute("INSERT OR IGNORE INTO games (uid, boot, g, edition, players, variant, started) "
+                       "VALUES (?,?,?,?,?,?,?)", (uid, boot, g, event.get("ed"), event.get("n"), event.get("var"), now))
+        elif kind == "resume":
+            self._resume(uid, boot, g, event, now)
+        r = event.get("r")
+        db.execute("UPDATE games SET events = events + 1, rounds = MAX(rounds, ?) WHERE uid=? AND boot=? AND g=?",
+                   (r if type(r) is int else 0, uid, boot, g))
         if kind == "end":
-            self.db.execute("UPDATE games SET ended=?, end_reason=? WHERE uid=? AND boot=? AND g=?",
-                            (now, event.get("why"), uid, boot, g))
+            db.execute("UPDATE games SET ended=?, end_reason=?, state='ended' WHERE uid=? AND boot=? AND g=?",
+                       (now, event.get("why"), uid, boot, g))
+
+    def _resume(self, uid: str, boot: int, g: int, event: dict, now: float) -> None:
+        """Game g of this boot goes on with the game `of` = [boot, g] of an earlier boot."""
+        db = self.db
+        of_boot, of_g = event["of"]
+        old = db.execute("SELECT id, edition, players, variant, rounds FROM games "
+                         "WHERE uid=? AND boot=? AND g=?", (uid, of_boot, of_g)).fetchone()
+        ed, players, variant, rounds = old[1:5] if old else (None, None, None, 0)
+        db.execute("INSERT OR IGNORE INTO games (uid, boot, g, edition, players, variant, started, rounds, continues, "
+                   "of_boot, of_g, resume_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                   (uid, boot, g, ed, players, variant, now, rounds, old[0] if old else None, of_boot, of_g,
+                    event["at"]))
+        if old is not None:
+            new = db.execute("SELECT id FROM games WHERE uid=? AND boot=? AND g=?", (uid, boot, g)).fetchone()[0]
+            db.execute("UPDATE games SET state='resumed', continued_by=?, ended=NULL WHERE id=?", (new, old[0]))
 
     def _next(self, uid: str, boot: int) -> int:
         row = self.db.execute("SELECT next_seq FROM streams WHERE uid=? AND boot=?", (uid, boot)).fetchone()
@@ -138,41 +429,71 @@ class Store:
                         "ON CONFLICT(uid, boot) DO UPDATE SET next_seq=excluded.next_seq",
                         (uid, boot, seq))
 
-    def _tx(self):
-        return _Transaction(self.db)
+    def _tx(self, doing: str) -> _Transaction:
+        return _Transaction(self, doing)
 
     # -- reading -----------------------------------------------------------------------
+    def _read(self, query: str, args: tuple = ()) -> list[tuple]:
+        try:
+            return self.db.execute(query, args).fetchall()
+        except sqlite3.Error as exc:
+            raise problem(self.path, exc, "reading it") from None
+
+    GAME_COLUMNS = ("id", "uid", "boot", "g", "edition", "players", "variant", "started", "ended", "end_reason",
+                    "rounds", "events", "state", "continues", "continued_by", "of_boot", "of_g", "resume_at")
+
     def games(self) -> list[dict]:
-        cur = self.db.execute(
-            "SELECT id, uid, boot, g, edition, players, variant, started, ended, end_reason, rounds, events "
-            "FROM games ORDER BY started, id")
-        cols = [d[0] for d in cur.description]
-        return [dict(zip(cols, row)) for row in cur]
+        rows = self._read(f"SELECT {', '.join(self.GAME_COLUMNS)} FROM games ORDER BY started, id")
+        return [dict(zip(self.GAME_COLUMNS, row)) for row in rows]
 
     def game_log(self, which: int | str) -> GameLog | None:
         """One game and its events: `which` is a games.id (as `doodlebox games` lists them) or
-        "last" (the game started last); None when there is no such game."""
-        q = "SELECT id, uid, boot, g FROM games "
-        if which == "last":
-            row = self.db.execute(q + "ORDER BY started DESC, id DESC LIMIT 1").fetchone()
-        else:
-            row = self.db.execute(q + "WHERE id=?", (int(which),)).fetchone()
-        if row is None:
-            return None
-        gid, uid, boot, g = row
-        return GameLog(gid, uid, boot, g, self.game_events(uid, boot, g))
+        "last" (the game started last); None when there is no such game. A game that resumed
+        another has that game's events first (GameLog)."""
+        q = "SELECT id FROM games "
+        rows = (self._read(q + "ORDER BY started DESC, id DESC LIMIT 1") if which == "last"
+                else self._read(q + "WHERE id=?", (int(which),)))
+        return self._log(rows[0][0]) if rows else None
 
     def game_log_of(self, uid: str, boot: int, g: int) -> GameLog:
         """Game `g` of a console's boot and its events, as far as they are stored (its number is
         0 while its `game` event is not)."""
-        row = self.db.execute("SELECT id FROM games WHERE uid=? AND boot=? AND g=?", (uid, boot, g)).fetchone()
-        return GameLog(row[0] if row else 0, uid, boot, g, self.game_events(uid, boot, g))
+        rows = self._read("SELECT id FROM games WHERE uid=? AND boot=? AND g=?", (uid, boot, g))
+        if rows:
+            return self._log(rows[0][0])
+        return GameLog(0, uid, boot, g, self.game_events(uid, boot, g))
+
+    def _log(self, gid: int) -> GameLog:
+        """The game `gid` with the games it resumes, oldest first."""
+        chain: list[tuple] = []
+        seen: set[int] = set()
+        row = self._read("SELECT id, uid, boot, g, continues, resume_at, state FROM games WHERE id=?", (gid,))[0]
+        while True:
+            chain.append(row)
+            seen.add(row[0])
+            if row[4] is None or row[4] in seen or len(chain) > 64:
+                break
+            rows = self._read("SELECT id, uid, boot, g, continues, resume_at, state FROM games WHERE id=?", (row[4],))
+            if not rows:
+                break
+            row = rows[0]
+        chain.reverse()
+        events: list[tuple[int, dict]] = []
+        parts: list[tuple[int, int, int]] = []
+        for k, (_, uid, boot, g, _, _, _) in enumerate(chain):
+            own = self.game_events(uid, boot, g)
+            if k + 1 < len(chain):
+                at = chain[k + 1][5]
+                own = [(s, e) for s, e in own if s <= at]
+            events.extend(own)
+            parts.append((boot, g, len(own)))
+        top = chain[-1]
+        return GameLog(top[0], top[1], top[2], top[3], events, tuple(parts) if len(parts) > 1 else (), top[6])
 
     def game_events(self, uid: str, boot: int, g: int) -> list[tuple[int, dict]]:
         """The events of game `g` of a console's boot, (seq, event) in order."""
-        cur = self.db.execute("SELECT seq, body FROM events WHERE uid=? AND boot=? AND game=? ORDER BY seq",
-                              (uid, boot, g))
-        return [(seq, json.loads(body)) for seq, body in cur]
+        rows = self._read("SELECT seq, body FROM events WHERE uid=? AND boot=? AND game=? ORDER BY seq", (uid, boot, g))
+        return [(seq, json.loads(body)) for seq, body in rows]
 
     def events(self, uid: str | None = None) -> list[tuple[str, int, int, dict]]:
         q = "SELECT uid, boot, seq, body FROM events"
@@ -181,20 +502,44 @@ class Store:
             q += " WHERE uid=?"
             args = (uid,)
         q += " ORDER BY uid, boot, seq"
-        return [(u, b, s, json.loads(body)) for u, b, s, body in self.db.execute(q, args)]
+        return [(u, b, s, json.loads(body)) for u, b, s, body in self._read(q, args)]
 
     def gaps(self) -> list[tuple]:
-        return self.db.execute("SELECT uid, boot, from_seq, to_seq FROM gaps").fetchall()
+        return self._read("SELECT uid, boot, from_seq, to_seq FROM gaps")
+
+    def next_seq(self, uid: str, boot: int) -> int:
+        """The number the store expects next of a console's boot."""
+        rows = self._read("SELECT next_seq FROM streams WHERE uid=? AND boot=?", (uid, boot))
+        return rows[0][0] if rows else 1
 
 
 class _Transaction:
-    def __init__(self, db: sqlite3.Connection):
-        self.db = db
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error; an sqlite3 error becomes the
+    store's StoreError (locked, full, read-only, ...)."""
 
-    def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
+    def __init__(self, store: Store, doing: str):
+        self.store = store
+        self.doing = doing
+
+    def __enter__(self) -> _Transaction:
+        try:
+            self.store.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise problem(self.store.path, exc, self.doing) from None
         return self
 
-    def __exit__(self, exc_type, exc, tb):
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
-        return False
+    def __exit__(self, exc_type, exc, tb) -> None:
+        db = self.store.db
+        if exc_type is None:
+            try:
+                db.execute("COMMIT")
+                return
+            except sqlite3.Error as failed:
+                exc = failed
+        if db.in_transaction:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        if isinstance(exc, sqlite3.Error):
+            raise problem(self.store.path, exc, self.doing) from None

@@ -3,6 +3,8 @@ alone; a whole game played by a scripted table on the virtual console."""
 from __future__ import annotations
 
 import argparse
+import queue
+import signal
 import sys
 import threading
 import time
@@ -48,38 +50,38 @@ def log(args: argparse.Namespace) -> int:
             print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
     db = database(args)
     print(f"store: {db}")
-    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}"), handshake_timeout=args.wait,
+    if hasattr(signal, "SIGXFSZ"):   # a file size limit (ulimit -f): a write error to report, not a kill
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}", flush=True), handshake_timeout=args.wait,
                       on_verdict=lambda v: link.events.put(v)).start()   # printed after its event
     try:
         if not link.wait_ready(args.wait + 5) or link.error or link.link is None:
             raise DoodleboxError(link.error or "the console did not answer")
         c = link.link.console
         if c is not None:
-            print(f"connected: console {c.uid}, firmware {c.fw}, boot {c.boot}")
+            print(f"connected: console {c.uid}, firmware {c.fw}, boot {c.boot}", flush=True)
         stop = threading.Event()
+        printer = threading.Thread(target=_printer, args=(link, stop, describe, verdict_lines, Verdict),
+                                   name="printer", daemon=True)
+        printer.start()
 
-        def printer() -> None:
-            while not stop.is_set():
-                try:
-                    e = link.events.get(timeout=0.2)
-                except Exception:
-                    continue
-                if isinstance(e, Verdict):
-                    for line in verdict_lines(e):
-                        print(f"  {line}", flush=True)
-                else:
-                    print(describe(e), flush=True)
-        threading.Thread(target=printer, daemon=True).start()
+        def running() -> bool:
+            return link.error is None and link.alive and printer.is_alive()
+
         if vc is not None and sys.stdin.isatty():
             from doodlebox.virtual.panel import TerminalPanel
 
-            TerminalPanel(vc, paths.data_dir()).run(keep_going=lambda: link.error is None)
+            TerminalPanel(vc, paths.data_dir()).run(keep_going=running)
         else:
-            while link.error is None and (vc is None or vc.running):
-                time.sleep(0.2)
+            while running() and (vc is None or vc.running):
+                time.sleep(0.1)
         stop.set()
         if link.error:
             raise DoodleboxError(link.error)
+        if not link.alive:
+            raise DoodleboxError("the link stopped without a reason (a bug in doodlebox)")
+        if not printer.is_alive():
+            raise DoodleboxError("the printout stopped (a bug in doodlebox); every acknowledged event is stored")
         return 0
     finally:
         link.stop()
@@ -88,6 +90,25 @@ def log(args: argparse.Namespace) -> int:
         if link.link is not None:
             n = link.link.counts
             print(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)")
+
+
+def _printer(link, stop: threading.Event, describe, verdict_lines, verdict_type) -> None:
+    """Prints each event stored and each verdict, in order; a line it cannot make is a note."""
+    while not stop.is_set():
+        try:
+            e = link.events.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        try:
+            if isinstance(e, verdict_type):
+                for line in verdict_lines(e):
+                    print(f"  {line}", flush=True)
+            else:
+                print(describe(e), flush=True)
+        except BrokenPipeError:
+            raise
+        except Exception as exc:
+            print(f"  note: an event could not be printed ({exc!r}); it is stored", flush=True)
 
 
 def sim(args: argparse.Namespace) -> int:

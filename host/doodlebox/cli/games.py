@@ -20,27 +20,53 @@ def database(args: argparse.Namespace) -> Path:
 
 
 def _open(args: argparse.Namespace):
-    from doodlebox.store import Store
+    """The database to read: opened for writing if it may be (a version 1 file is upgraded),
+    else read-only."""
+    from doodlebox.store import Store, StoreError
 
     db = database(args)
     if not db.exists():
         raise InputError(f"no database at {db} (run `doodlebox log` first)")
-    return Store(db)
+    try:
+        return Store(db)
+    except StoreError as exc:
+        if exc.cause != "readonly":
+            raise
+        return Store(db, readonly=True)
+
+
+def state_text(g: dict) -> str:
+    """A game's state as `doodlebox games` shows it: playing, ended (its reason), resumed by the
+    game that goes on with it, abandoned; a game that goes on with another says which."""
+    state = g["state"]
+    if state == "ended":
+        text = f"ended ({g['end_reason']})"
+    elif state == "resumed":
+        text = f"resumed by #{g['continued_by']}" if g["continued_by"] else "resumed"
+    else:
+        text = state
+    if g["continues"]:
+        text += f", resumes #{g['continues']}"
+    elif g["of_boot"] is not None:
+        text += f", resumes boot {g['of_boot']} game {g['of_g']} (not stored)"
+    return text
 
 
 def games(args: argparse.Namespace) -> int:
     store = _open(args)
-    rows = store.games()
+    try:
+        rows = store.games()
+    finally:
+        store.close()
     if not rows:
         print("no games stored")
         return 0
     print(f"{'#':>3}  {'console':16}  {'boot':>4}  {'game':>4}  {'edition':8} {'players':>7}  {'variant':8} "
-          f"{'rounds':>6}  {'ended':8}  started")
+          f"{'rounds':>6}  {'started':16}  state")
     for g in rows:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["started"])) if g["started"] else "?"
         print(f"{g['id']:>3}  {g['uid']:16}  {g['boot']:>4}  {g['g']:>4}  {g['edition'] or '?':8} "
-              f"{g['players'] or 0:>7}  {g['variant'] or '-':8} {g['rounds']:>6}  {g['end_reason'] or 'playing':8}  "
-              f"{started}")
+              f"{g['players'] or 0:>7}  {g['variant'] or '-':8} {g['rounds']:>6}  {started:16}  {state_text(g)}")
     return 0
 
 

@@ -1,4 +1,6 @@
-"""The host's implementation of the doodlebox link frames (docs/protocol.md)."""
+"""The host's implementation of the doodlebox link frames (docs/protocol.md): encode, and a
+strict decode (the checksum as 8 lowercase hex digits, printable ASCII, JSON without floats,
+NaN, Infinity or a key twice, then every field as link/schema.py describes it)."""
 from __future__ import annotations
 
 import json
@@ -7,10 +9,12 @@ import zlib
 from dataclasses import dataclass
 
 from doodlebox.errors import InputError
+from doodlebox.link import schema
 
-VERSION = 2
+VERSION = 3
 MAX_FRAME = 512
 WHY_MAX = 60      # the score message's `why`: what the console's panel has room for
+INT_DIGITS = 10   # no field is above 2**31 - 1: longer numbers are refused before they are made
 
 
 class FrameError(InputError, ValueError):
@@ -18,11 +22,12 @@ class FrameError(InputError, ValueError):
 
 
 class VersionError(FrameError):
-    """A frame of another protocol version; `version` is the one it says."""
+    """A frame of another protocol version; `version` is the one it says, `kind` its type."""
 
-    def __init__(self, version: object):
+    def __init__(self, version: object, kind: object = None):
         super().__init__(f"protocol version {version}, this side speaks {VERSION}")
         self.version = version
+        self.kind = kind
 
 
 def canonical(body: dict) -> bytes:
@@ -38,8 +43,45 @@ def encode(kind: str, **fields) -> bytes:
     return frame
 
 
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+_LOWER_HEX = frozenset(b"0123456789abcdef")
+_PRINTABLE = bytes(range(0x20, 0x7F))
+
+
+class _Refused(ValueError):
+    pass
+
+
+def _no_float(text: str) -> None:
+    raise _Refused(f"a number that is not a whole number ({text[:24]})")
+
+
+def _no_constant(text: str) -> None:
+    raise _Refused(f"{text} is not a number the link carries")
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > INT_DIGITS:
+        raise _Refused(f"a number of {len(text.lstrip('-'))} digits")
+    return int(text)
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))   # type: ignore[func-returns-value]
+        raise _Refused(f"the key {twice!r} twice")
+    return out
+
+
+_JSON = json.JSONDecoder(object_pairs_hook=_object, parse_float=_no_float, parse_constant=_no_constant,
+                         parse_int=_whole)
+
+
 def decode(line: bytes) -> dict:
-    """One line -> the message dict, or FrameError saying what is wrong with it."""
+    """One line -> the message dict, or FrameError saying what is wrong with it (VersionError
+    for a frame of another protocol version)."""
     line = line.rstrip(b"\r\n")
     if len(line) + 1 > MAX_FRAME:
         raise FrameError(f"frame longer than {MAX_FRAME} bytes")
@@ -48,22 +90,32 @@ def decode(line: bytes) -> dict:
     body, star, crc = line[1:].rpartition(b"*")
     if not star or len(crc) != 8:
         raise FrameError("no '*' and 8-digit checksum")
-    try:
-        want = int(crc, 16)
-    except ValueError:
-        raise FrameError("checksum is not hex") from None
+    if not _HEX.issuperset(crc):
+        raise FrameError("checksum is not hex")
+    if not _LOWER_HEX.issuperset(crc):
+        raise FrameError(f"checksum is not lowercase hex ({crc.decode()})")
     got = zlib.crc32(body)
-    if got != want:
-        raise FrameError(f"checksum mismatch ({got:08x}, frame says {want:08x})")
+    if got != int(crc, 16):
+        raise FrameError(f"checksum mismatch ({got:08x}, frame says {crc.decode()})")
+    if body.translate(None, _PRINTABLE):
+        raise FrameError("body is not printable ASCII")
     try:
-        msg = json.loads(body)
-    except ValueError:
+        msg = _JSON.decode(body.decode("ascii"))
+    except _Refused as exc:
+        raise FrameError(f"body refused: {exc}") from None
+    except (ValueError, RecursionError):
         raise FrameError("body is not JSON") from None
     if not isinstance(msg, dict) or "t" not in msg or "v" not in msg:
         raise FrameError("body lacks 't' or 'v'")
-    if msg["v"] != VERSION:
-        raise VersionError(msg["v"])
-    return msg
+    v = msg["v"]
+    if type(v) is not int:
+        raise FrameError(f"'v' is {schema.show(v)}, not a version number")
+    if v != VERSION:
+        raise VersionError(v, msg["t"] if type(msg["t"]) is str else None)
+    try:
+        return schema.check(msg)
+    except schema.SchemaError as exc:
+        raise FrameError(str(exc)) from None
 
 
 _PUNCTUATION = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",

@@ -1,20 +1,36 @@
-"""The host end of the link: hello, store-then-ack, duplicates and gaps (docs/protocol.md), and
-the frames the host sends of its own (the PC's scores), from any thread."""
+"""The host end of the link: hello (and the boots it holds), store-then-ack, duplicates and gaps
+(docs/protocol.md), and the frames the host sends of its own (the PC's scores), from any thread.
+
+What one read brings is handled as a batch: its events are committed in one transaction, then
+each boot gets one `ack` of the highest event committed (and a `nak` where a gap was seen).
+While the database is locked or full the batch is retried with back-off, and nothing of it is
+acknowledged until it is committed."""
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from doodlebox.errors import DoodleboxError
 from doodlebox.link import frames
-from doodlebox.store import Store
+from doodlebox.store import Store, StoreError
+
+T = TypeVar("T")
+READ_MAX = 65536
+HI_EVERY = 0.5          # s: at most one `hi` this often when the console's state is unknown
+RETRY_FIRST = 0.05      # s: the first wait when the database is locked or full ...
+RETRY_MAX = 5.0         # ... doubled up to this
+REMIND_EVERY = 60.0     # s: while it lasts, say so again this often
 
 
 class LinkError(DoodleboxError):
     """A problem a person can act on; printed as one line."""
+
+
+class Stopped(Exception):
+    """The link was asked to stop while it waited for the database."""
 
 
 class Port(Protocol):
@@ -27,6 +43,7 @@ class Console:
     uid: str
     fw: str
     boot: int
+    held: dict[int, tuple[int, int]] = field(default_factory=dict)   # boot -> (first, next) as the hello said
 
 
 @dataclass
@@ -35,12 +52,19 @@ class HostLink:
     store: Store
     on_event: Callable[[Console, int, int, dict], None] = lambda c, b, s, e: None   # console, boot, s, event
     on_note: Callable[[str], None] = lambda text: None
+    stopping: Callable[[], bool] = lambda: False
     console: Console | None = None
-    counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0})
+    counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0,
+                                                  "retries": 0})
 
     def __post_init__(self) -> None:
         self._lines = frames.LineSplitter()
         self._write_lock = threading.Lock()   # one frame at a time on the port, whichever thread sends
+        self._pending: list[tuple[int, int, dict]] = []
+        self._reported: set[bytes] = set()
+        self._versions: set[object] = set()
+        self._hi_at = -HI_EVERY
+        self.last_ack: dict[int, int] = {}    # boot -> the highest s acknowledged in this session
 
     def _write(self, frame: bytes) -> None:
         with self._write_lock:
@@ -56,7 +80,8 @@ class HostLink:
         self._write(frames.encode(kind, **fields))
 
     def handshake(self, timeout: float = 5.0) -> Console:
-        """Send hi until a hello arrives; events that come first are handled as usual."""
+        """Send hi until a hello arrives; events that come first are handled as usual. A console
+        that answers with a hello of another protocol version: LinkError saying what to update."""
         deadline = time.monotonic() + timeout
         next_hi = 0.0
         while self.console is None:
@@ -66,13 +91,30 @@ class HostLink:
                                 "(is it a doodlebox running its firmware?)")
             if now >= next_hi:
                 self._write(frames.encode("hi"))
+                self._hi_at = now
                 next_hi = now + 1.0
             self.poll()
         return self.console
 
+    def _read(self) -> bytes:
+        """What is waiting, without waiting longer than the port's timeout for the first byte
+        (a pyserial port: read(1) returns as soon as a byte comes, then the rest that waits)."""
+        port = self.port
+        waiting = getattr(port, "in_waiting", None)
+        if waiting is None:
+            return port.read(READ_MAX)
+        if waiting:
+            return port.read(min(waiting, READ_MAX))
+        data = port.read(1)
+        if data:
+            more = getattr(port, "in_waiting", 0)
+            if more:
+                data += port.read(min(more, READ_MAX))
+        return data
+
     def poll(self) -> int:
         """Read what is waiting and handle it; returns the number of messages handled."""
-        data = self.port.read(4096)
+        data = self._read()
         if not data:
             return 0
         handled = 0
@@ -83,63 +125,153 @@ class HostLink:
             try:
                 msg = frames.decode(item)
             except frames.VersionError as exc:
-                raise LinkError(version_problem(exc.version)) from None
+                self._other_version(exc, item)
+                continue
             except frames.FrameError as exc:
                 self._bad(str(exc), item)
                 continue
-            self._handle(msg)
+            if msg["t"] == "ev":
+                self._pending.append((msg["boot"], msg["s"], msg["e"]))
+            else:
+                self._flush()
+                self._handle(msg)
             handled += 1
+        self._flush()
         return handled
 
+    def _other_version(self, exc: frames.VersionError, line: bytes) -> None:
+        """A frame of another protocol version is ignored (docs/protocol.md); a console that
+        answers the handshake with one is of that version: LinkError."""
+        if exc.kind == "hello" and self.console is None:
+            raise LinkError(version_problem(exc.version))
+        self.counts["bad"] += 1
+        if exc.version not in self._versions and len(self._versions) < 16:
+            self._versions.add(exc.version)
+            self.on_note(f"a frame of protocol version {exc.version} ignored: {version_problem(exc.version)}")
+
     def _bad(self, why: str, line: bytes) -> None:
+        """Counted every time; said once per distinct line (the console sends a frame again and
+        again until it is acknowledged)."""
         if line.startswith(b"@") or not line:
             self.counts["bad"] += 1
-            self.on_note(f"bad frame: {why}: {line[:80]!r}")
+            text = f"bad frame: {why}: {line[:80]!r}" if line else f"bad frame: {why}"
         else:
             self.counts["noise"] += 1
-            self.on_note(f"console says: {line.decode('ascii', 'replace')[:120]}")
+            text = f"console says: {line.decode('ascii', 'replace')[:120]}"
+        key = line[:200] or why.encode()
+        if key in self._reported:
+            return
+        if len(self._reported) >= 1024:
+            self._reported.clear()
+        self._reported.add(key)
+        self.on_note(text)
+
+    def _hi(self) -> None:
+        """Ask the console who it is (at most every HI_EVERY s): its hello says what it holds."""
+        now = time.monotonic()
+        if now - self._hi_at >= HI_EVERY:
+            self._hi_at = now
+            self._write(frames.encode("hi"))
 
     def _handle(self, msg: dict) -> None:
         t = msg["t"]
         if t == "hello":
-            try:
-                self.console = Console(str(msg["uid"]), str(msg["fw"]), int(msg["boot"]))
-                gap = self.store.console_seen(self.console.uid, self.console.fw, self.console.boot, int(msg["first"]))
-            except (KeyError, TypeError, ValueError) as exc:
-                self._bad(f"hello without {exc}", b"@")
-                return
-            if gap is not None:
-                self.on_note(f"events {gap}..{int(msg['first']) - 1} of boot {self.console.boot} were "
-                             "acknowledged by another host; not here")
-            return
-        if t == "ev":
-            if self.console is None:
-                self._write(frames.encode("hi"))
-                return
-            try:
-                boot, seq, event = int(msg["boot"]), int(msg["s"]), msg["e"]
-                if not isinstance(event, dict):
-                    raise TypeError("e")
-            except (KeyError, TypeError, ValueError) as exc:
-                self._bad(f"event without a valid {exc}", b"@")
-                return
-            result = self.store.append(self.console.uid, boot, seq, event)
-            self.counts[result.status] += 1
-            if result.status == "gap":
-                self._write(frames.encode("nak", boot=boot, s=result.ack + 1))
-                return
-            self._write(frames.encode("ack", boot=boot, s=result.ack))
-            if result.status == "stored":
-                self.on_event(self.console, boot, seq, event)
-            return
-        if t == "test":  # the console's self-test (MENU held at boot; docs/protocol.md)
+            self._hello(msg)
+        elif t == "test":  # the console's self-test (MENU held at boot; docs/protocol.md)
             details = " ".join(f"{k}={v}" for k, v in msg.items() if k not in ("t", "v", "step"))
-            self.on_note(f"self-test {msg.get('step', '?')}: {details}")
+            self.on_note(f"self-test {msg['step']}: {details}")
+        elif t == "err":
+            self.on_note(f"the console refused a frame: {msg['why']}")
+        else:
+            self.on_note(f"unexpected message type {t!r}")
+
+    def _hello(self, msg: dict) -> None:
+        boot, first, nxt = msg["boot"], msg["first"], msg["next"]
+        held = [(b, f, n) for b, f, n in msg["held"] if b != boot] + [(boot, first, nxt)]
+        said = self._retrying(lambda: self.store.hello(msg["uid"], msg["fw"], held), "recording the hello")
+        if said is None:
             return
-        if t == "err":
-            self.on_note(f"the console refused a frame: {msg.get('why')}")
+        self.console = Console(msg["uid"], msg["fw"], boot, {b: (f, n) for b, f, n in held})
+        self._hi_at = -HI_EVERY      # answered: the next question may come at once
+        for gap in said.gaps:
+            self.on_note(f"events {gap.first}..{gap.last} of boot {gap.boot} are no longer held by the console "
+                         "(another host acknowledged them); not here")
+        for b, console_next, store_next in said.behind:
+            self.on_note(f"boot {b}: the console numbers its events up to {console_next - 1} but this database holds "
+                         f"up to {store_next - 1} (its journal was lost, or another console has its id); events "
+                         f"{console_next}..{store_next - 1} of it will be taken for duplicates")
+
+    def _flush(self) -> None:
+        """Commit the pending events in one transaction, then acknowledge: per boot, an `ack` of
+        the highest event held, and a `nak` from the one expected where a gap was seen."""
+        batch, self._pending = self._pending, []
+        if not batch:
             return
-        self.on_note(f"unexpected message type {t!r}")
+        console = self.console
+        if console is None:
+            self._hi()        # events before any hello: who is it, and what does it hold?
+            return
+        mine = [item for item in batch if item[0] <= console.boot]
+        if len(mine) < len(batch):
+            self._hi()        # a boot after the hello's: the console rebooted; its new hello first
+        if mine:
+            self._commit(console, mine)
+
+    def _commit(self, console: Console, mine: list[tuple[int, int, dict]]) -> None:
+        results = self._retrying(lambda: self.store.append_many(console.uid, mine), "storing events")
+        if results is None:
+            return
+        held: dict[int, int] = {}      # boot -> the highest s held after the batch
+        acked: set[int] = set()         # boots with an event stored or seen again: acknowledged
+        dropped: dict[int, int] = {}    # boot -> the highest s dropped as a gap
+        for (boot, seq, _), r in zip(mine, results):
+            self.counts[r.status] += 1
+            held[boot] = r.ack
+            if r.status == "gap":
+                dropped[boot] = max(seq, dropped.get(boot, 0))
+            else:
+                acked.add(boot)
+        for boot, top in held.items():
+            if boot in acked:
+                self._write(frames.encode("ack", boot=boot, s=top))
+                self.last_ack[boot] = top
+            if dropped.get(boot, 0) > top:      # a frame dropped as a gap is still missing: send again from it
+                self._write(frames.encode("nak", boot=boot, s=top + 1))
+        for (boot, seq, event), r in zip(mine, results):
+            if r.status == "stored":
+                self.on_event(console, boot, seq, event)
+
+    def _retrying(self, work: Callable[[], T], doing: str) -> T | None:
+        """work() until it succeeds; while the database is locked or full, again after a wait
+        that doubles (RETRY_FIRST..RETRY_MAX), saying so; None when the link is stopped
+        meanwhile. Any other StoreError is raised."""
+        wait = RETRY_FIRST
+        began = last_said = 0.0
+        while True:
+            try:
+                out = work()
+            except StoreError as exc:
+                if not exc.transient:
+                    raise
+                now = time.monotonic()
+                if not began:
+                    began = last_said = now
+                    self.on_note(f"{exc}; {doing}: retrying, nothing is acknowledged until it is stored")
+                elif now - last_said >= REMIND_EVERY:
+                    last_said = now
+                    self.on_note(f"still retrying after {now - began:.0f} s: {exc}")
+                self.counts["retries"] += 1
+                end = now + wait
+                while time.monotonic() < end:
+                    if self.stopping():
+                        return None
+                    time.sleep(min(0.05, max(0.0, end - time.monotonic())))
+                wait = min(wait * 2, RETRY_MAX)
+                continue
+            if began:
+                self.on_note(f"{self.store.path}: the database took the events again after "
+                             f"{time.monotonic() - began:.1f} s; {doing}: done")
+            return out
 
 
 def version_problem(version: object) -> str:
