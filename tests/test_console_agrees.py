@@ -13,6 +13,7 @@ import pytest
 
 from doodle import final, rounds, score
 from doodle.app import App
+from doodle.flashlog import RamFlash
 from doodlebox import table
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.dice.engine import PASS, Action
@@ -22,13 +23,6 @@ EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")
 SIX_BY_SIX = ("shanghai", "monsters")
 
 
-class Flash(dict):
-    def load(self, name):
-        return self.get(name)
-
-    def save(self, name, text):
-        self[name] = text
-
 
 class Table:
     """A console (its App under CPython, in simulated time) and the engine side by side."""
@@ -36,7 +30,7 @@ class Table:
     def __init__(self, edition: str, players: int, control: bool, seed: int):
         self.rng = random.Random(seed)
         self.events: list[dict] = []
-        self.app = App(lambda n: self.rng.randrange(n), 1, "c0ffee", Flash())
+        self.app = App(lambda n: self.rng.randrange(n), 1, "c0ffee", RamFlash())
         self.now = 0
         add = self.app.journal.add
         self.app.journal.add = lambda e: (self.events.append(e), add(e))[1]
@@ -56,7 +50,7 @@ class Table:
         if self.app.collect_wanted:   # the loop's part: a collection, then the step kept for it
             self.app.collected()
         self.app.tick(self.now)
-        self.app.journal.ack(self.app.journal.next)   # a PC acknowledging everything
+        self.app.journal.ack(1, self.app.journal.next)   # a PC acknowledging everything
         return why
 
     def last(self, kind: str) -> dict:

@@ -10,18 +10,12 @@ import pytest
 
 from doodle import rounds, score
 from doodle.app import App
+from doodle.flashlog import RamFlash
 
 EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")
 
 
-class Flash(dict):
-    """The console's flash as the App sees it (board/pico.py keeps real files)."""
-
-    def load(self, name):
-        return self.get(name)
-
-    def save(self, name, text):
-        self[name] = text
+Flash = RamFlash   # the console's flash as the App sees it (board/flash.py keeps real files)
 
 
 class Dice:
@@ -64,7 +58,7 @@ class Console:
             if self.app.collect_wanted:   # the loop's part: a collection, then the step kept for it
                 self.app.collected()
             self.app.tick(self.now)
-            self.app.journal.ack(self.app.journal.next)
+            self.app.journal.ack(1, self.app.journal.next)
         return why
 
     def turn(self, *names):
@@ -377,10 +371,11 @@ def test_the_lobby_chooses_the_game_and_remembers_it():
     c.press("D4", "PASS")
     assert c.app.control is False                      # no More control in the 6x6 editions
     c.press("ROLL")
-    assert json.loads(flash["settings.json"]) == {"game": "shanghai", "players": 4, "control": False}
+    assert json.loads(flash.load("settings.json")) == {"game": "shanghai", "players": 4, "control": False}
+    flash.data = {"settings.json": flash.data["settings.json"]}   # the game's journal gone: no resume
     again = Console(start=False, flash=flash)
     assert (again.app.edition, again.app.players) == ("shanghai", 4)
-    flash["settings.json"] = "{not json"
+    flash.save("settings.json", "{not json")
     assert Console(start=False, flash=flash).app.edition == "city"   # a spoiled file: a fresh console
 
 

@@ -1,31 +1,13 @@
-"""The firmware's link under CPython: the journal (acks, naks, resends) and the frames, against
-the golden vectors the host tests too (tests/vectors/frames.json)."""
+"""The firmware's link under CPython: the frames, against the golden vectors the host tests too
+(tests/vectors/frames.json). The journal: tests/test_journal.py."""
 import json
 from pathlib import Path
 
 import pytest
 
 from doodle import link
-from doodle.journal import Journal
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "frames.json").read_text())
-
-
-def test_journal_acks_naks_and_resends():
-    j = Journal(boot=3, capacity=4)
-    for n in range(3):
-        assert j.add({"k": "x", "n": n}) == n + 1
-    out: list = []
-    assert j.pump(0, out) == 3 and j.pump(10, out) == 0 and len(out) == 3
-    assert j.pump(1000, out) == 3 and j.resends == 1   # no ack within RESEND_MS: all again
-    assert out[:3] == out[3:]
-    j.ack(2)
-    assert j.first() == 3 and j.held() == 1
-    j.rewind(3)
-    assert j.pump(1001, out) == 1 and out[-1] == out[2]
-    for _ in range(3):
-        j.add({})
-    assert j.full()
 
 
 @pytest.mark.parametrize("case", VECTORS["valid"], ids=lambda c: c["message"]["t"])

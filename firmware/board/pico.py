@@ -1,6 +1,5 @@
 # doodlebox Pico board: builds buttons, LED dice, buzzer, e-paper and USB from board/pins.py.
 import binascii
-import os
 import random
 
 import machine
@@ -9,6 +8,7 @@ import neopixel
 from board import pins
 from board.buttons import Buttons
 from board.buzzer import Buzzer
+from board.flash import Flash
 from board.leds import LedDice
 from board.panel import Panel
 from board.ssd1680 import SSD1680
@@ -23,19 +23,10 @@ except ImportError:
 
 
 def next_boot(flash):
-    """Increment the boot counter kept on flash (written to a temp file, then renamed)."""
-    path = flash + "boot.txt"
-    try:
-        with open(path) as f:
-            boot = int(f.read()) + 1
-    except (OSError, ValueError):
-        boot = 1
-    try:
-        with open(path + ".tmp", "w") as f:
-            f.write(str(boot))
-        os.rename(path + ".tmp", path)
-    except OSError:
-        pass
+    """Increment the boot counter kept on flash (board/flash.py: a temp file, then a rename)."""
+    text = flash.load("boot.txt")
+    boot = int(text) + 1 if text and text.strip().isdigit() else 1
+    flash.save("boot.txt", str(boot))
     return boot
 
 
@@ -45,9 +36,8 @@ def rand(n):
 
 
 class Board:
-    """Every part of the console, built from board/pins.py. It is also the App's store: small
-    files on the flash (`load`, `save`, written to a temp file and renamed: a power cut leaves
-    the old file or the new one)."""
+    """Every part of the console, built from board/pins.py, and its flash files (board/flash.py:
+    the App's store, `flash` the folder they live in)."""
 
     def __init__(self, usb=None, flash="/"):
         self.buttons = Buttons([(name, Pin(pin, Pin.IN, Pin.PULL_UP)) for name, pin in pins.BUTTONS])
@@ -63,8 +53,8 @@ class Board:
             usb = virtual_usb.stream()
         self.usb = Usb(usb)
         self.uid = binascii.hexlify(machine.unique_id()).decode()
-        self.flash = flash
-        self.boot = next_boot(flash)
+        self.flash = Flash(flash)
+        self.boot = next_boot(self.flash)
         self.rand = rand
 
     def held(self, name):
@@ -73,19 +63,3 @@ class Board:
             if n == name:
                 return Pin(gp, Pin.IN, Pin.PULL_UP).value() == 0
         return False
-
-    def load(self, name):
-        try:
-            with open(self.flash + name) as f:
-                return f.read()
-        except OSError:
-            return None
-
-    def save(self, name, text):
-        path = self.flash + name
-        try:
-            with open(path + ".tmp", "w") as f:
-                f.write(text)
-            os.rename(path + ".tmp", path)
-        except OSError:
-            pass  # a full or read-only flash: the console still plays, it forgets the choice

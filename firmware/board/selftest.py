@@ -260,7 +260,8 @@ class SelfTest:
     # -- serial ----------------------------------------------------------------------------
     def _serial_in(self, data):
         """The self-test takes no commands, but answers a host's hi, so `doodlebox log` can
-        connect and show the test frames (no events: first = next = 1)."""
+        connect and show the test frames (no events: first = next = 1; the journal is not
+        read during the self-test, so `held` names this boot only)."""
         if not data:
             return
         for line, _err in self._lines.feed(data):

@@ -1,14 +1,15 @@
 # doodlebox app: buttons and serial in; dice, tones, screen and frames out. No hardware here.
 # Three screens, each with the modules it needs loaded only while it is shown (RAM): the lobby
 # (doodle/lobby.py), a game (doodle/rounds.py, view.py and the edition's data) and the final
-# table (doodle/final.py). The PC's scores; the link's journal.
+# table (doodle/final.py). The PC's scores; the journal on flash (doodle/journal.py), and the
+# game it holds unfinished resumed at power-up.
 import sys
 
 from doodle import link
 from doodle.dice import Dice
-from doodle.journal import Journal
+from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.2.0"
+FW_VERSION = "0.3.0"
 NOTICE_MS = 3000
 LINK_TIMEOUT_MS = 5000
 
@@ -22,8 +23,10 @@ REASONS = {
     "third_time": "no more floors: draw a piece",
     "must_take": "a die fits: take one",
     "no_tree": "no tree left to pass",
-    "full": "link full: connect the PC",
+    "full": "journal full: connect the PC",
     "solo": "no solo game in this edition",
+    "resumed": "game resumed after power-off",
+    "lost": "the last game could not be resumed",
 }
 
 
@@ -43,14 +46,15 @@ def _drop(name):
 class App:
     """The console's core. Feed it buttons, serial bytes and time; pull what to show.
 
-    `store` keeps small files on the console's flash (`load(name)` -> str or None,
-    `save(name, text)`); without one nothing is remembered."""
+    `store` is the console's flash (board/flash.py: small files and the journal's segments);
+    without one everything is kept in RAM (doodle/flashlog.RamFlash) and lost at power-off.
+    A game the journal holds unfinished is resumed at the first collection."""
 
     def __init__(self, rand, boot, uid, store=None):
         self.rand = rand
         self.uid = uid
         self.store = store
-        self.journal = Journal(boot)
+        self.journal = Journal(boot, store)
         self.lines = link.Lines()
         self.dice_ = Dice(rand)
         self.game = None
@@ -64,7 +68,7 @@ class App:
         self._notice_until = 0
         self._tones = []
         self._tones_other = []
-        self._tx = [self._hello()]
+        self._tx = []
         self._host_seen = -LINK_TIMEOUT_MS
         self._up = False
         self.now = 0
@@ -78,6 +82,8 @@ class App:
         self.collect_wanted = False   # a heavy step waits for a collection at the top level
         self._after = None            # ... this one ("start", "close" or "final")
         _module("lobby").load(self, store)
+        self._hi = True               # a hello is owed: sent once the journal is read
+        self._loaded()
 
     # -- inputs -------------------------------------------------------------------------
     def button(self, name, now):
@@ -101,15 +107,14 @@ class App:
             self.confirm_end = False
             if name == "ROLL":
                 g.end()
-                self._tones.append("end")
-                self._later("final")
+                self._ended()
             return None
         if g.over():
             if name == "ROLL":
                 self._later("close")
             return None
         self.dice_.settle()  # a press never waits for the tumble to finish
-        if self.journal.full():
+        if self.journal.blocked():
             return self._refuse("full", now)
         if name == "ROLL" and g.rolls():
             return self._roll(g, now)
@@ -125,8 +130,7 @@ class App:
                 self._tones.append("choose")    # one more question (or a die put back)
             self._sync_taken()
             if g.over():
-                self._tones.append("end")
-                self._later("final")
+                self._ended()
             return None
         if why == "notnow":
             return why
@@ -144,12 +148,17 @@ class App:
             self._host_seen = now
             t = msg["t"]
             if t == "hi":
-                self._tx.append(self._hello())
-                self.journal.rewind()
-            elif t == "ack" and msg.get("boot") == self.journal.boot:
-                self.journal.ack(msg.get("s", 0))
-            elif t == "nak" and msg.get("boot") == self.journal.boot:
-                self.journal.rewind(msg.get("s", 0))
+                self._hi = True
+                if not self.journal.loading:
+                    self._loaded()
+            elif t == "ack" or t == "nak":
+                boot, s = msg.get("boot"), msg.get("s")
+                if not isinstance(boot, int) or not isinstance(s, int) or boot < 1 or s < 0:
+                    self._tx.append(link.encode({"t": "err", "why": "bad " + t}))
+                elif t == "ack":
+                    self.journal.ack(boot, s)
+                else:
+                    self.journal.rewind(boot, s)
             elif t == "score":
                 self._pc_score(msg)
             else:
@@ -200,10 +209,14 @@ class App:
         return lines
 
     def link_line(self):
-        """'PC: connected' or 'offline', and the events waiting: the same str while unchanged."""
+        """'PC: connected' or 'offline', and the events waiting (with a PC, only a backlog:
+        each event waits a moment to be written and acknowledged, and the e-paper would
+        flicker with it): the same str while unchanged."""
         c = self._link
         held = self.journal.held()
         up = 1 if self._up else 0
+        if up and held <= WINDOW:
+            held = 0
         if c[0] != up or c[1] != held:
             c[0], c[1] = up, held
             c[2] = "PC: %s%s" % ("connected" if self._up else "offline", ", %d to send" % held if held else "")
@@ -247,6 +260,11 @@ class App:
         self.screen_rev += 1
         if step == "start":
             self._start()
+        elif step == "load":
+            self.journal.load_step()
+            self._loaded()
+        elif step == "resume":
+            self._resume()
         elif step == "close":
             self._close()
         else:
@@ -255,16 +273,83 @@ class App:
 
     # -- a game: begun, played, ended ---------------------------------------------------
     def _start(self):
-        lobby = _module("lobby")
-        lobby.save(self, self.store)
+        _module("lobby").save(self, self.store)
+        self.journal.game_began(self.journal.next)
+        self.game = self._new_game(self.journal.add)
+        self._tones.append("start")
+
+    def _loaded(self):
+        """Once the journal has read the flash (a segment after each collection): the hello
+        owed, and the game it holds unfinished resumed."""
+        j = self.journal
+        if j.loading:
+            self._later("load")
+            return
+        if self._hi:
+            self._hi = False
+            self._tx.append(self._hello())
+            j.rewind()
+        if j.open_game is not None and self.game is None:
+            self._later("resume")
+
+    def _new_game(self, emit):
+        """The lobby's modules out, the game's in; a Game of the lobby's choice, numbered."""
         _drop("lobby")
         rounds = _module("rounds")
         _module("view")
         self.games += 1
         self.pc = None
-        ed = _module("ed_" + self.edition)
-        self.game = rounds.Game(ed, self.players, self.control, self.games, self.journal.add)
+        return rounds.Game(_module("ed_" + self.edition), self.players, self.control, self.games, emit)
+
+    def _resume(self):
+        """Power-up with a game unfinished on flash (docs/journal.md): its events played again
+        through the game's core, nothing sent; then one `resume` event, and it goes on."""
+        j = self.journal
+        parts = j.open_game
+        if parts is None:
+            return
+        j.open_game = None
+        box = [None, None, 0]  # type: list  # the game, its last roll, its number in the last boot played
+        app = self
+
+        def apply(ev):
+            k = ev["k"]
+            if k == "game" or k == "resume":
+                box[2] = ev["g"]
+            if box[0] is None:
+                if k != "game":
+                    raise ValueError("no game event")
+                app.edition, app.players, app.control = ev["ed"], ev["n"], "control" in ev["var"]
+                box[0] = app._new_game(_module("rounds").quiet)
+                return
+            if k == "roll":
+                box[1] = ev
+            box[0].replay(ev)
+
+        try:
+            j.replay(parts, apply)
+        except (ValueError, KeyError, TypeError, IndexError, ImportError):
+            # a log this firmware cannot play again: the game is left (the PC closes it as
+            # abandoned once another begins); its records go when the PC has them
+            j.keep_from = None
+            if box[0] is not None:
+                self.games -= 1          # the next game is this boot's first
+            self.game = box[0]
+            self._close()
+            self._refuse("lost", self.now)
+            return
+        g = box[0]
+        rounds_CLAIM = _module("rounds").CLAIM
+        g.emit = j.add
+        g.number = self.games
+        j.add({"k": "resume", "g": g.number, "of": [parts[-1][0], box[2]], "at": parts[-1][2], "r": g.round})
+        self.game = g
+        roll = box[1]
+        if roll is not None and g.phase >= rounds_CLAIM and not g.over():
+            self.dice_.show(roll["c"], roll["w"], g.taken)
         self._tones.append("start")
+        self.notice = REASONS["resumed"]
+        self._notice_until = self.now + NOTICE_MS
 
     def _close(self):
         """Back to the lobby: the game, its edition's data and its screens are let go (RAM)."""
@@ -296,10 +381,16 @@ class App:
         self.screen_rev += 1
 
     # -- helpers ------------------------------------------------------------------------
+    def _ended(self):
+        """The game is over: its last records written at once, the final table next."""
+        self.journal.game_ended()
+        self._tones.append("end")
+        self._later("final")
+
     def _hello(self):
         j = self.journal
         return link.encode({"t": "hello", "fw": FW_VERSION, "uid": self.uid, "boot": j.boot,
-                            "first": j.first(), "next": j.next, "held": [[j.boot, j.first(), j.next]]})
+                            "first": j.first(), "next": j.next, "held": j.held_boots()})
 
     def _link_error(self, err):
         self.link_errors.append(err)

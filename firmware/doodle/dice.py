@@ -34,6 +34,17 @@ class Dice:
         self.rev += 1
         return self.values[0], self.values[1:self.whites + 1]
 
+    def show(self, column, whites, taken):
+        """The round's dice as they were rolled (a game resumed after a power-off): lit, the
+        taken ones (taken[i] >= 0) dark."""
+        self.whites = len(whites)
+        self._until = 0
+        for i in range(self.count):
+            used = i <= self.whites
+            self.values[i] = (column if i == 0 else whites[i - 1]) if used else 0
+            self.states[i] = (TAKEN if i and taken[i] >= 0 else LIT) if used else OFF
+        self.rev += 1
+
     def rolling(self, now):
         return self._until and now < self._until
 

@@ -1,68 +1,394 @@
-# doodlebox journal: numbers events, holds them until the host acknowledges (docs/protocol.md).
-from doodle import link
+# doodlebox journal: every event written to flash before it is sent, kept until the PC has
+# stored it, sent again after a pulled cable, a killed logger or a power cut (docs/journal.md).
+# Over the link it is go-back-N (docs/protocol.md): at most WINDOW frames in flight, all of
+# them again after a timeout. `flash` is the board's files (board/flash.py); without one the
+# records live in RAM (flashlog.RamFlash).
+import json
 
-CAPACITY = 64
+from doodle import flashlog, link
+
 WINDOW = 8
 RESEND_MS = 1000
-RESEND_MAX_MS = 30000  # back off while no host answers
+RESEND_MAX_MS = 30000   # back off while no host answers
+BLOCK = 512             # records are written to flash this many bytes at a time ...
+FLUSH_MS = 200          # ... or when the oldest has waited this long
+SEGMENT = 8192          # a segment file is closed before it passes this size
+BUDGET = 32             # segments on flash at most (256 KB)
+RAM_MAX = 4096          # records waiting in RAM for room on flash: more, and the journal is full
+ACKED = "journal/acked"
+ACKED_EVERY_MS = 10000
 
 
 class Journal:
-    """Outgoing events of one boot, kept until acked; go-back-N resend."""
+    """Events numbered per boot (s from 1), on flash, until acknowledged.
 
-    def __init__(self, boot, capacity=CAPACITY):
+    At power-up it reads what the flash holds: the events the PC has not acknowledged (of any
+    boot) are sent first, and `open_game` is the last game if it has no end (the parts of the
+    log it spans: [[boot, first s, last s], ...], so the app can resume it)."""
+
+    def __init__(self, boot, flash=None):
         self.boot = boot
-        self.capacity = capacity
-        self.next = 1          # number the next event gets
-        self._held = []  # type: list[bytes]  # frames held, oldest first: events first()..next-1
-        self._sent = 0         # how many of _held are in flight
-        self._sent_at = 0      # when the oldest in-flight frame was (re)sent
+        self.flash = flash if flash is not None else flashlog.RamFlash()
+        self.next = 1            # the number the next event of this boot gets
         self.resends = 0
+        self.write_errors = 0     # writes the flash refused (the records wait in RAM)
+        self._segs = []  # type: list[list[int]]  # [number, boot, first s, last s, bytes] per segment, oldest first
+        self._acked = {}  # type: dict[int, int]  # boot -> the highest s the PC acknowledged
+        self._acked_dirty = False
+        self._acked_at = 0
+        self._wbuf = bytearray()  # records waiting to be written
+        self._wfirst = 0         # the s of the first of them
+        self._wn = 0             # how many
+        self._wat = 0            # when the oldest was made
+        self._urgent = False     # write them at the next pump (a game ended)
+        self._cur = -1           # this boot's segment being filled (its index), -1: none yet
+        self._flight = []  # type: list[bytes]  # frames sent, not acknowledged, oldest first
+        self._keys = []  # type: list[list[int]]  # their [boot, s]
+        self._sent_at = 0
         self._wait = RESEND_MS
+        self._send = None  # type: list[int] | None  # [boot, s, segment number, offset] of the next to send
+        self._now = 0
+        self.keep_from = None  # type: tuple[int, int] | None  # (boot, s): the game being played begins here: its segments stay
+        self.open_game = None  # type: list[list[int]] | None  # the last game on flash if it has no end
+        self._game = None  # type: list[list[int]] | None  # ... while the segments are read
+        self._rec = bytearray(flashlog.HEAD + flashlog.MAX_PAYLOAD + flashlog.TAIL)  # one record read back
+        self._load_acked()
+        self._todo = flashlog.segments(self.flash)   # segments still to be read (load_step)
+        self.loading = True
+        self.load_step()
 
-    def full(self):
-        return len(self._held) >= self.capacity
-
+    # -- what is held ----------------------------------------------------------------------
     def held(self):
-        return len(self._held)
+        """Events the PC has not acknowledged (on flash and waiting in RAM)."""
+        n = self._wn
+        for num, boot, first, last, size in self._segs:
+            n += max(0, last - max(first - 1, self._acked.get(boot, 0)))
+        return n
 
     def first(self):
-        """The number of the oldest event held (next when none is)."""
-        return self.next - len(self._held)
+        """The oldest event of this boot still held (next when none is)."""
+        return max(self._acked.get(self.boot, 0) + 1, 1) if self.next > 1 else self.next
 
+    def held_boots(self):
+        """[[boot, first, next]] for every boot with events held, oldest first, this boot last
+        (hello.held, docs/protocol.md)."""
+        out = []  # type: list[list[int]]
+        for num, boot, first, last, size in self._segs:
+            if boot == self.boot:
+                break
+            acked = self._acked.get(boot, 0)
+            if last > acked:
+                if out and out[-1][0] == boot:
+                    out[-1][2] = last + 1
+                else:
+                    out.append([boot, max(first, acked + 1), last + 1])
+        out.append([self.boot, self.first(), self.next])
+        return out
+
+    def last_sent(self):
+        """[boot, s] of the newest event sent and not acknowledged, or None."""
+        return self._keys[-1] if self._keys else None
+
+    def full(self):
+        """No room for another game: the flash is at its budget with nothing reclaimable, or
+        too much waits in RAM. (A game already begun goes on while RAM allows.)"""
+        if len(self._wbuf) >= RAM_MAX:
+            return True
+        return len(self._segs) >= BUDGET and not self._reclaimable()
+
+    def blocked(self):
+        """Nothing more can be kept: the journal refuses presses (the PC must come)."""
+        return len(self._wbuf) >= RAM_MAX
+
+    # -- adding ----------------------------------------------------------------------------
     def add(self, event):
+        """Keep an event: written to flash soon (pump), sent once written. Returns its s."""
         s = self.next
         self.next += 1
-        self._held.append(link.encode_event(self.boot, s, event))
+        if not self._wn:
+            self._wfirst = s
+            self._wat = self._now
+        self._wbuf.extend(flashlog.record(self.boot, s, link.dump_bytes(event)))
+        self._wn += 1
         return s
 
-    def ack(self, s):
-        n = max(0, min(len(self._held), s - self.first() + 1))
-        self._wait = RESEND_MS
-        if n:
-            del self._held[:n]
-            self._sent = max(0, self._sent - n)
+    def game_began(self, s):
+        """The game whose first event is s: its records stay on flash until it ends."""
+        self.keep_from = (self.boot, s)
 
-    def rewind(self, s=0):
-        """Send again from event s (from the oldest held when s is 0 or older)."""
+    def game_ended(self):
+        self.keep_from = None
+        self._urgent = True      # written (and the acknowledgements) at once
+
+    # -- the link --------------------------------------------------------------------------
+    def ack(self, boot, s):
+        """The PC has stored every event of `boot` up to s."""
         self._wait = RESEND_MS
-        i = max(0, min(len(self._held), s - self.first()))
-        self._sent = min(self._sent, i)
+        if s <= self._acked.get(boot, 0):
+            return
+        self._acked[boot] = s
+        self._acked_dirty = True
+        if not self._wn and self.held() == 0:
+            self._urgent = True      # the PC has everything: that is written at once
+        keys = self._keys
+        n = 0
+        while n < len(keys) and (keys[n][0] < boot or (keys[n][0] == boot and keys[n][1] <= s)):
+            n += 1
+        if n:
+            del self._flight[:n]
+            del keys[:n]
+        snd = self._send
+        if snd is not None and not self._keys and (snd[0] < boot or (snd[0] == boot and snd[1] <= s)):
+            self._send = self._locate_oldest()
+
+    def rewind(self, boot=0, s=0):
+        """Send again from event s of `boot` (a nak), or from the oldest not acknowledged
+        (boot 0: the PC said hi)."""
+        self._wait = RESEND_MS
+        del self._flight[:]
+        del self._keys[:]
+        self._send = self._locate_oldest() if not boot else self._locate(boot, max(s, self._acked.get(boot, 0) + 1))
 
     def pump(self, now, out):
-        """Append to `out` the frames to write now: new ones up to the window, all again after
-        a timeout. Returns how many."""
-        if self._sent and now - self._sent_at >= self._wait:
-            self._sent = 0
+        """Write what waits (in blocks), then append to `out` the frames to send now: new ones
+        up to the window, all in flight again after a timeout. Returns how many."""
+        self._now = now
+        if self.loading:
+            return 0
+        if self._wn and (self._urgent or len(self._wbuf) >= BLOCK or now - self._wat >= FLUSH_MS):
+            self._write()
+        if self._acked_dirty and (self._urgent or now - self._acked_at >= ACKED_EVERY_MS):
+            self._save_acked(now)
+        self._urgent = False
+        n = 0
+        if self._flight and now - self._sent_at >= self._wait:
+            for f in self._flight:
+                out.append(f)
+            n = len(self._flight)
+            self._sent_at = now
             self.resends += 1
             self._wait = min(self._wait * 2, RESEND_MAX_MS)
-        limit = min(WINDOW, len(self._held))
-        if self._sent >= limit:
-            return 0  # the common case, every tick
-        if self._sent == 0:
-            self._sent_at = now
-        n = limit - self._sent
-        while self._sent < limit:
-            out.append(self._held[self._sent])
-            self._sent += 1
+        while len(self._flight) < WINDOW and self._send is not None:
+            frame = self._read_next()
+            if frame is None:
+                break
+            if not self._flight:
+                self._sent_at = now
+            self._flight.append(frame)
+            out.append(frame)
+            n += 1
         return n
+
+    # -- flash ---------------------------------------------------------------------------------
+    def _write(self):
+        """Write the waiting records to this boot's segment, a new one when it is full (a
+        segment never passes SEGMENT bytes). False when some must wait: no room (the budget is
+        full of events the PC has not stored), or the flash refused the write (write_errors;
+        tried again at the next)."""
+        while self._wn:
+            if not self._write_some():
+                return False
+        return True
+
+    def _write_some(self):
+        """Write as many of the waiting records as fit in the segment being filled."""
+        segs = self._segs
+        cur = segs[self._cur] if self._cur >= 0 else None
+        take, k = self._fit(SEGMENT - cur[4] if cur is not None else 0)
+        if cur is None or not k:             # a new segment
+            if len(segs) >= BUDGET:
+                if not self._reclaimable():
+                    return False
+                self._reclaim()
+            num = segs[-1][0] + 1 if segs else 1
+            cur = [num, self.boot, self._wfirst, self._wfirst - 1, 0]
+            take, k = self._fit(SEGMENT)
+            if self._acked:
+                self._acked_dirty = True     # a segment closed: the acknowledgements kept too
+        buf = self._wbuf
+        try:
+            self.flash.append(flashlog.seg_name(cur[0]), memoryview(buf)[:take] if take < len(buf) else buf)
+        except OSError:
+            # a write that failed may have left part of a record: the next goes to a new
+            # segment, and a reader stops at the part (docs/journal.md, Records)
+            self.write_errors += 1
+            self._cur = -1
+            self._wat = self._now
+            if cur[4] == 0:
+                self.flash.remove(flashlog.seg_name(cur[0]))
+            return False
+        if cur[4] == 0:
+            segs.append(cur)
+            self._cur = len(segs) - 1
+        at = cur[4]
+        cur[3] = self._wfirst + k - 1
+        cur[4] += take
+        if self._send is None:
+            self._send = [self.boot, self._wfirst, cur[0], at]
+        self._wbuf = buf[take:] if take < len(buf) else bytearray()
+        self._wfirst += k
+        self._wn -= k
+        return True
+
+    def _fit(self, room):
+        """(bytes, records) of the waiting records, from the first, that fit in `room`."""
+        buf = self._wbuf
+        at = k = 0
+        while k < self._wn:
+            end = at + flashlog.HEAD + (buf[at + 1] | buf[at + 2] << 8) + flashlog.TAIL
+            if end > room:
+                break
+            at = end
+            k += 1
+        return at, k
+
+    def _reclaimable(self):
+        """The oldest segment: every record acknowledged, and not the game being played's."""
+        num, boot, first, last, size = self._segs[0]
+        if last > self._acked.get(boot, 0):
+            return False
+        keep = self.keep_from
+        return keep is None or boot < keep[0] or (boot == keep[0] and last < keep[1])
+
+    def _reclaim(self):
+        self.flash.remove(flashlog.seg_name(self._segs[0][0]))
+        del self._segs[0]
+        if self._cur > 0:
+            self._cur -= 1
+
+    def _save_acked(self, now):
+        self.flash.save(ACKED, "".join("%d %d\n" % (b, s) for b, s in self._acked.items()))
+        self._acked_dirty = False
+        self._acked_at = now
+
+    def _read_next(self):
+        """The frame of the record at the send cursor (and the cursor moves on), or None."""
+        snd = self._send
+        if snd is None:
+            return None
+        boot, s, num, at = snd
+        seg = self._seg(num)
+        if seg is None or at >= seg[4]:
+            nxt = self._after(num)
+            if nxt is None:
+                return None
+            snd[0], snd[1], snd[2], snd[3] = nxt[1], nxt[2], nxt[0], 0
+            return self._read_next()
+        rec = self._rec
+        data = memoryview(rec)[:self.flash.readinto(flashlog.seg_name(num), rec, at)]
+        r = flashlog.read_at(data, 0)
+        if r is None:                        # a torn tail (an earlier boot's power cut)
+            snd[3] = seg[4]
+            return self._read_next()
+        b, s, a, e, nx = r
+        snd[0], snd[1], snd[3] = b, s + 1, at + nx
+        self._keys.append([b, s])
+        return link.event_frame(b, s, data[a:e])
+
+    def _seg(self, num):
+        for seg in self._segs:
+            if seg[0] == num:
+                return seg
+        return None
+
+    def _after(self, num):
+        for seg in self._segs:
+            if seg[0] > num:
+                return seg
+        return None
+
+    def _locate_oldest(self):
+        for num, boot, first, last, size in self._segs:
+            if last > self._acked.get(boot, 0):
+                return self._locate(boot, self._acked.get(boot, 0) + 1)
+        if self._segs:
+            seg = self._segs[-1]
+            return [seg[1], seg[3] + 1, seg[0], seg[4]]
+        return None
+
+    def _locate(self, boot, s):
+        """The cursor of record s of `boot` (the first one after it if it is gone)."""
+        for num, b, first, last, size in self._segs:
+            if b > boot or (b == boot and last >= s):
+                if b != boot or s <= first:
+                    return [b, first, num, 0]
+                page = bytearray(SEGMENT)
+                data = memoryview(page)[:self.flash.readinto(flashlog.seg_name(num), page)]
+                for r in flashlog.records(data):
+                    if r[1] >= s:
+                        return [b, r[1], num, r[2] - flashlog.HEAD]
+                return [b, last + 1, num, size]
+        return self._locate_oldest()
+
+    # -- power-up --------------------------------------------------------------------------------
+    def _load_acked(self):
+        text = self.flash.load(ACKED)
+        if text:
+            for line in text.split("\n"):
+                words = line.split()
+                if len(words) == 2 and words[0].isdigit() and words[1].isdigit():
+                    self._acked[int(words[0])] = int(words[1])
+
+    def load_step(self):
+        """Read one more segment of what the flash holds (one at a time: each read makes ~16
+        KB of garbage, collected between them). Returns True while more are to be read; once
+        all are, `open_game` is known and the events held are sent at the next `hi`."""
+        todo = self._todo
+        if todo:
+            num = todo.pop(0)
+            name = flashlog.seg_name(num)
+            page = bytearray(SEGMENT)
+            data = memoryview(page)[:self.flash.readinto(name, page)]
+            game = self._game
+            at = 0
+            first = None
+            while True:
+                r = flashlog.read_at(data, at)
+                if r is None:
+                    break
+                boot, s, a, e, at = r
+                if first is None:
+                    first = r
+                if page.find(b'"k":"game"', a, e) >= 0:
+                    game = [[boot, s, s]]
+                elif game is None:
+                    pass
+                elif page.find(b'"k":"end"', a, e) >= 0:
+                    game = None
+                elif page.find(b'"k":"resume"', a, e) >= 0:
+                    game.append([boot, s, s])
+                elif game[-1][0] == boot:
+                    game[-1][2] = s
+            self._game = game
+            if first is None:
+                self.flash.remove(name)      # nothing whole in it
+            else:
+                self._segs.append([num, first[0], first[1], s, at])
+        if todo:
+            return True
+        if self.loading:
+            self.loading = False
+            if self._game is not None:
+                self.open_game = self._game
+                self.keep_from = (self._game[0][0], self._game[0][1])
+            self._game = None
+            self._send = self._locate_oldest()
+        return False
+
+    def replay(self, parts, apply):
+        """Call apply(event) for each event of a game's parts ([[boot, first, last], ...]), in
+        order, read back from flash (docs/journal.md, power-up)."""
+        page = bytearray(SEGMENT)
+        for boot, first, last in parts:
+            for num, b, f, top, size in self._segs:
+                if b != boot or top < first or f > last:
+                    continue
+                data = memoryview(page)[:self.flash.readinto(flashlog.seg_name(num), page)]
+                at = 0
+                while True:
+                    r = flashlog.read_at(data, at)
+                    if r is None:
+                        break
+                    rb, s, a, e, at = r
+                    if first <= s <= last:
+                        apply(json.loads(bytes(data[a:e])))

@@ -173,6 +173,27 @@ def encode_event(boot, s, event):
     return _finish(n + 1)
 
 
+def dump_bytes(event):
+    """An event's canonical JSON as bytes (a journal record's payload, docs/journal.md)."""
+    return bytes(_mv[:_put(event, _buf, 0, 1)])
+
+
+def event_frame(boot, s, payload):
+    """The frame of journal event s of `boot` whose canonical JSON is `payload` (bytes or a
+    memoryview, as the journal read it back from flash): the same bytes encode_event makes."""
+    b = _buf
+    n = _raw(b, 0, b'@{"boot":')
+    n = _int(boot, b, n)
+    n = _raw(b, n, b',"e":')
+    n = _raw(b, n, payload)
+    n = _raw(b, n, b',"s":')
+    n = _int(s, b, n)
+    n = _raw(b, n, b',"t":"ev","v":')
+    n = _int(VERSION, b, n)
+    b[n] = 125  # }
+    return _finish(n + 1)
+
+
 _mv = memoryview(_buf)
 
 

@@ -328,6 +328,47 @@ class Game:
             self.phase = OVER
             self._ev({"k": "end", "g": self.number, "r": self.round, "why": "menu", "p": self._totals()})
 
+    # -- after a power cut ---------------------------------------------------------------
+    def replay(self, ev):
+        """Apply an event this game sent before a power cut (read back from the journal,
+        docs/journal.md): the same state as when it was made, nothing sent again. Raises
+        ValueError for an event that does not fit the game as replayed so far."""
+        k = ev["k"]
+        emit = self.emit
+        self.emit = quiet
+        try:
+            if k == "start":
+                if self.phase != SETUP or ev["col"] != self.setup_col:
+                    raise ValueError("start road out of turn")
+                self.roll(ev["d"], ())
+            elif k == "roll":
+                if self.phase != READY or ev["r"] != self.round + 1:
+                    raise ValueError("roll out of turn")
+                self.roll(ev["c"], ev["w"])
+            elif k == "claim":
+                if self.phase < CLAIM or self.phase == OVER or ev["p"] != self.current() \
+                        or self.white[ev["i"]] != ev["d"]:
+                    raise ValueError("claim out of turn")
+                n = self.ed.SIZE
+                i = (ev["row"] - 1) * n + ev["col"] - 1
+                via = ev.get("via")
+                self._clear()
+                self.die = ev["i"]
+                self.square = i
+                self.via = (via[0] - 1) * n + via[1] - 1 if via else -1
+                if "pc" in ev:
+                    self.sheets[self.current()].pieces[i] = SIDES[ev["pc"]]
+                self._finish(ev["v"])
+            elif k == "tree":
+                if self.phase != CLAIM or ev["p"] != self.current():
+                    raise ValueError("tree out of turn")
+                self._tree(self.sheets[self.current()])
+                self._next()
+            elif k == "end":
+                self.phase = OVER
+        finally:
+            self.emit = emit
+
     # -- the turn, complete ---------------------------------------------------------------
     def _finish(self, v):
         ed = self.ed
@@ -427,3 +468,7 @@ class Game:
 
 
 _NAMES = {bits: name for name, bits in SIDES.items()}
+
+
+def quiet(ev):
+    """The emit of a game being replayed: its events are on flash already."""

@@ -52,6 +52,7 @@ class Table:
         self.refusals = 0
         self.state: State | None = None
         self.final: dict | None = None    # the console's end event
+        self._refused = False             # the game's one refused press is made
 
     # -- events -----------------------------------------------------------------------------
     def _next_event(self) -> dict:
@@ -101,7 +102,23 @@ class Table:
         if {k: g.get(k) for k in want} != want:
             raise BotError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
         self.lobby = (edition, players, control)
-        refused = not refuse_once
+        self._refused = not refuse_once
+        return self._play(state, stop_after_round, back_to_lobby)
+
+    def go_on(self, stop_after_round: int | None = None, back_to_lobby: bool = True) -> list[dict]:
+        """Go on with the game play_game stopped (stop_after_round) once the console has been
+        powered off and on: its first event must be the `resume` of that game, at the round the
+        rules are in (`press` and `events` may be a new console's and a new link's)."""
+        state = self.state
+        if state is None:
+            raise BotError("no game to go on with")
+        e = self._await("resume")
+        if e.get("r") != state.round:
+            raise BotError(f"the console resumed at round {e.get('r')}; the rules are in round {state.round}")
+        return self._play(state, stop_after_round, back_to_lobby)
+
+    def _play(self, state: State, stop_after_round: int | None, back_to_lobby: bool) -> list[dict]:
+        refused = self._refused
         while not state.is_terminal():
             if stop_after_round is not None and state.phase == "roll" and state.round >= stop_after_round:
                 return self.seen
@@ -109,7 +126,7 @@ class Table:
                 self._chance(state)
                 continue
             if not refused and state.phase == "turn" and state.round >= 2 and self._refuse(state):
-                refused = True
+                refused = self._refused = True
             self._turn(state, self._choose(state))
         end = self._await("end")
         self.final = end

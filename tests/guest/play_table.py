@@ -44,8 +44,9 @@ while app.journal.held():
     now[0] += 150
     app.tick(now[0])
     out.append(app.serial_out())
-    first = app.journal.first()
-    app.serial_in(link.encode({"t": "ack", "boot": 1, "s": first + min(app.journal.held(), 8) - 1}), now[0])
+    sent = app.journal.last_sent()
+    if sent is not None:
+        app.serial_in(link.encode({"t": "ack", "boot": sent[0], "s": sent[1]}), now[0])
 for chunk in out:
     sys.stdout.write(chunk.decode())
 print("heap", peak[0], peak[1])

@@ -25,12 +25,18 @@ def _choice(g, rounds):
     return cols[rand(len(cols))]
 
 
-def steps(app, clock, edition="city", players=3):
-    """Buttons for a whole game; acks the journal as a host would."""
+def steps(app, clock, edition="city", players=3, ack=True):
+    """Buttons for a whole game; acks the journal as a host would (unless not `ack`: no PC)."""
     while app.edition != edition:
         yield "D0"
     yield "D%d" % players
     yield "ROLL"
+    yield from turns(app, clock, ack)
+
+
+def turns(app, clock, ack=True):
+    """Buttons for the rest of the game being played (from the start roads, or from where a
+    game resumed after a power cut left it)."""
     g = app.game
     rounds = __import__("doodle.rounds", None, None, ("x",))  # the game's module (loaded by the app)
     while g.phase == rounds.SETUP:
@@ -58,5 +64,6 @@ def steps(app, clock, edition="city", players=3):
                 yield "D%d" % (rand(6) + 1)
         elif ph == rounds.VALUE:
             yield "PASS" if rand(3) == 0 else "ROLL"
-        if app.journal.held() > 8:  # acknowledge what was sent (the journal's window of eight)
-            app.serial_in(link.encode({"t": "ack", "boot": 1, "s": app.journal.first() + 7}), clock[0])
+        sent = app.journal.last_sent()
+        if ack and sent is not None:  # acknowledge what was sent, as a host does once it is stored
+            app.serial_in(link.encode({"t": "ack", "boot": sent[0], "s": sent[1]}), clock[0])

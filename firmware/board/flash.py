@@ -1,0 +1,64 @@
+# doodlebox flash files on the Pico's littlefs (the virtual console's: its flash folder): small
+# files written whole (a temp file, then a rename), and the journal's segments, appended to.
+import os
+
+
+class Flash:
+    """The App's store (doodle/app.py, doodle/journal.py): load/save, files, readinto,
+    append, remove. `root` is where the files live ("/" on the Pico)."""
+
+    def __init__(self, root="/"):
+        self.root = root
+
+    def load(self, name):
+        try:
+            with open(self.root + name) as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def save(self, name, text):
+        path = self.root + name
+        try:
+            with open(path + ".tmp", "w") as f:
+                f.write(text)
+            os.rename(path + ".tmp", path)
+        except OSError:
+            pass  # a full or read-only flash: the console still plays, it forgets the choice
+
+    def files(self, folder):
+        """The files in `folder` ("journal/"), as "journal/name"."""
+        try:
+            return [folder + n for n in os.listdir(self.root + folder.rstrip("/"))]
+        except OSError:
+            return []
+
+    def readinto(self, name, buf, at=0):
+        """Read the file from byte `at` into buf (as much as fits); how many bytes were read
+        (0 for a file that is not there)."""
+        try:
+            with open(self.root + name, "rb") as f:
+                if at:
+                    f.seek(at)
+                return f.readinto(buf) or 0
+        except OSError:
+            return 0
+
+
+    def append(self, name, data):
+        """Add data at the end of a file (made if need be, its folder too); closing it commits."""
+        path = self.root + name
+        folder = path[:path.rfind("/")]
+        if folder and folder != self.root.rstrip("/"):
+            try:
+                os.mkdir(folder)
+            except OSError:
+                pass  # it is there
+        with open(path, "ab") as f:
+            f.write(data)
+
+    def remove(self, name):
+        try:
+            os.remove(self.root + name)
+        except OSError:
+            pass

@@ -1,0 +1,130 @@
+# doodlebox flash log: the journal's records on flash (docs/journal.md), in segment files
+# journal/NNNNNNNN.seg: a record is 0xA5, length (2), boot (4), s (4), payload, CRC-32 (4),
+# little-endian. Reading stops at the first record that is not whole (a torn write).
+# `flash` is the board's files (board/flash.py), or a dict-backed stand-in in tests.
+from binascii import crc32
+
+MARK = 0xA5
+HEAD = 11            # mark, length, boot, s
+TAIL = 4             # CRC-32
+MAX_PAYLOAD = 480
+DIR = "journal/"
+SUFFIX = ".seg"
+
+
+def seg_name(n):
+    return DIR + "%08d" % n + SUFFIX
+
+
+def seg_number(name):
+    """The number in a segment's file name, or -1 for another file."""
+    base = name[len(DIR):] if name.startswith(DIR) else name
+    if not base.endswith(SUFFIX) or len(base) != 8 + len(SUFFIX):
+        return -1
+    digits = base[:8]
+    for c in digits:
+        if c < "0" or c > "9":
+            return -1
+    return int(digits)
+
+
+def _u32(b, at):
+    return b[at] | b[at + 1] << 8 | b[at + 2] << 16 | b[at + 3] << 24
+
+
+def _put32(b, at, v):
+    b[at] = v & 255
+    b[at + 1] = v >> 8 & 255
+    b[at + 2] = v >> 16 & 255
+    b[at + 3] = v >> 24 & 255
+
+
+def record(boot, s, payload):
+    """The bytes of one record."""
+    n = len(payload)
+    if not 0 < n <= MAX_PAYLOAD:
+        raise ValueError("a record's payload is 1 to %d bytes" % MAX_PAYLOAD)
+    b = bytearray(HEAD + n + TAIL)
+    b[0] = MARK
+    b[1] = n & 255
+    b[2] = n >> 8
+    _put32(b, 3, boot)
+    _put32(b, 7, s)
+    b[HEAD:HEAD + n] = payload
+    _put32(b, HEAD + n, crc32(memoryview(b)[1:HEAD + n]) & 0xFFFFFFFF)
+    return b
+
+
+def read_at(data, at):
+    """The record starting at `at` in `data`: (boot, s, payload start, payload end, next), or
+    None when there is no whole record there."""
+    if at + HEAD + TAIL > len(data) or data[at] != MARK:
+        return None
+    n = data[at + 1] | data[at + 2] << 8
+    if not 0 < n <= MAX_PAYLOAD or at + HEAD + n + TAIL > len(data):
+        return None
+    end = at + HEAD + n
+    if crc32(memoryview(data)[at + 1:end]) & 0xFFFFFFFF != _u32(data, end):
+        return None
+    return _u32(data, at + 3), _u32(data, at + 7), at + HEAD, end, end + TAIL
+
+
+def records(data):
+    """Every whole record of a segment's bytes, in order: (boot, s, payload start, end, next);
+    stops at the first one that is not whole."""
+    out = []  # type: list[tuple[int, int, int, int, int]]
+    at = 0
+    while True:
+        r = read_at(data, at)
+        if r is None:
+            return out
+        out.append(r)
+        at = r[4]
+
+
+def segments(flash):
+    """The segment numbers on flash, oldest first."""
+    nums = []
+    for name in flash.files(DIR):
+        n = seg_number(name)
+        if n >= 0:
+            nums.append(n)
+    nums.sort()
+    return nums
+
+
+class RamFlash:
+    """Files in RAM with the board's Flash interface (board/flash.py): for a console with no
+    flash, tests and benchmarks. `cut` makes the next append write only that many bytes, as
+    a power cut during a write would."""
+
+    def __init__(self):
+        self.data = {}
+        self.cut = -1
+
+    def load(self, name):
+        d = self.data.get(name)
+        return None if d is None else bytes(d).decode()
+
+    def save(self, name, text):
+        self.data[name] = bytearray(text.encode())
+
+    def files(self, folder):
+        return [n for n in self.data if n.startswith(folder)]
+
+    def readinto(self, name, buf, at=0):
+        d = self.data.get(name, b"")[at:at + len(buf)]
+        buf[:len(d)] = d
+        return len(d)
+
+
+    def append(self, name, data):
+        if self.cut >= 0:
+            data = data[:self.cut]
+            self.cut = -1
+        if name not in self.data:
+            self.data[name] = bytearray()
+        self.data[name].extend(data)
+
+    def remove(self, name):
+        self.data.pop(name, None)
