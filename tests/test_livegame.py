@@ -69,6 +69,15 @@ def test_a_game_that_cannot_be_a_record_is_said_once(tmp_path):
     assert raised == ["game 1 (console c0ffee boot 2): event 7 (claim): no roll before it"]
 
 
+def test_describe_never_raises_on_odd_fields():
+    """Issue 11: an event with odd field types killed the live printout."""
+    for odd in ({"k": "roll", "sp": "x", "w": 5}, {"k": "claim", "p": [1], "via": 3, "pc": None},
+                {"k": "end", "p": "many"}, {"k": "resume", "of": 7}, {"k": None}, {"k": "tree", "p": True}):
+        assert isinstance(describe(odd), str)
+    assert describe({"k": "resume", "g": 1, "of": [2, 3], "at": 17, "r": 4}) == (
+        "game 1: game 3 of boot 2 resumed after a power cut, in round 4 (from its event 17)")
+
+
 def test_describe_reads_the_version_2_events():
     assert describe({"k": "claim", "g": 1, "r": 2, "p": 0, "i": 4, "d": 5, "row": 1, "col": 6, "pc": "SW",
                      "via": [5, 3], "v": 6}) == \

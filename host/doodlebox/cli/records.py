@@ -51,7 +51,13 @@ def render(args: argparse.Namespace) -> int:
     if not 1 <= args.player <= n:
         raise InputError(f"--player {args.player}: the record has players 1 to {n}")
     name = rp.record.players[args.player - 1]
-    game.render(rp.state, args.player - 1, args.output, title=name)
+    out = args.output
+    if not out.parent.is_dir():
+        raise InputError(f"{out}: cannot be written: there is no folder {out.parent}")
+    try:
+        game.render(rp.state, args.player - 1, out, title=name)
+    except OSError as exc:
+        raise InputError(f"{out}: cannot be written ({exc.strerror or exc})") from None
     print(f"{args.output}: {name}'s sheet after round {rp.state.round}")
     return 0
 

@@ -4,6 +4,7 @@ record's JSON and the checks a record reader makes, and violations for a person.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,20 +117,63 @@ class Reader:
             yield f"{where}[{i}]", item
 
 
+MAX_BYTES = 4 << 20     # a record or data file larger than this is not one (the longest games are ~100 KB)
+MAX_DEPTH = 32          # nor is one nested deeper (records nest 6 levels)
+MAX_DIGITS = 40         # nor is a number longer than this
+
+
 def load_json(path: str | Path) -> Any:
-    """The JSON in a record file; RecordError (one line) when it cannot be read."""
+    """The JSON in a record file; RecordError (one line) when it cannot be read. The size, the
+    depth and every number's length are checked before anything is made of them."""
     path = Path(path)
     try:
-        text = path.read_text()
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    if len(raw) > MAX_BYTES:
+        raise RecordError(f"{path}: larger than {MAX_BYTES >> 20} MB: not a record or data file of doodlebox")
+    depth = json_depth(text)
+    if depth > MAX_DEPTH:
+        raise RecordError(f"{path}: nested more than {MAX_DEPTH} levels deep: not a record or data file of doodlebox")
+
+    def number(kind):
+        def check(digits: str):
+            if len(digits) > MAX_DIGITS:
+                raise RecordError(f"{path}: a number of {len(digits):,} characters: not a record or data file "
+                                  "of doodlebox")
+            return kind(digits)
+        return check
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=number(int), parse_float=number(float))
     except json.JSONDecodeError as exc:
         short = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
         raise RecordError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
                           + (" (the file looks cut short)" if short else "")) from None
+    except RecursionError:     # json_depth counts brackets; this is only a second net
+        raise RecordError(f"{path}: nested too deep: not a record or data file of doodlebox") from None
     return data
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str, most: int = MAX_DEPTH) -> int:
+    """How deep the brackets of JSON `text` nest (outside strings), counted up to most + 1."""
+    depth = deepest = 0
+    for b in _BRACKETS.findall(_STRINGS.sub("", text)):
+        if b in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > most:
+                    break
+        else:
+            depth -= 1
+    return deepest
 
 
 def violations_text(rp: Replay) -> str:

@@ -161,7 +161,10 @@ def _parse(d: Any) -> tuple[Deck | None, list[tuple[str, str]]]:
             continue
         count = e.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            bad(where + ".count", f"{count!r} is not a number of cards (1 or more)")
+            bad(where + ".count", f"{str(count)[:24]!r} is not a number of cards (1 or more)")
+            continue
+        if count > CARDS:          # refused before a card is made: a deck of 10**9 would be built
+            bad(where + ".count", f"{str(count)[:24]} cards of one kind; the whole deck has {CARDS}")
             continue
         ends = e.get("ends")
         if kind in (TRAP, DRAW2):
