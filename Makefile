@@ -7,7 +7,7 @@ STUBS   = .stubs/.ready
 # MicroPython's API for the firmware's type check, in a folder of its own (not the venv)
 STUB_PKG = micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: run demo test bench flash typecheck check firmware-data clean
+.PHONY: run demo test bench faults flash typecheck check firmware-data clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,9 @@ test: $(READY) $(STUBS)      ## every test
 
 bench: $(READY)              ## figures: firmware heap in the 192K VM, cost per button event, host events/s
 	$(PY) tests/bench.py
+
+faults: $(READY)             ## fault injection: logger killed, cable pulled or noisy, late attach, fuzzed frames, database locked/full/read-only, power cut
+	$(PY) tests/faults.py
 
 flash: $(READY)              ## compile the firmware with mpy-cross and copy it with mpremote: make flash PORT=/dev/ttyACM0
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0   (list boards: $(VENV)/bin/mpremote devs)"; exit 2; }
