@@ -209,6 +209,55 @@ def bench_card_games(games: int = 200) -> None:
         print(f"{name:32} {players:>7} {games / made:>18,.0f} {games / took:>18,.0f} {actions / took:>18,.0f}")
 
 
+def bench_panel_scores(tmp: Path) -> None:
+    """How long the PC's scores take to reach the e-paper (tests/panel_watch.py)."""
+    from panel_watch import delays, watch_game
+
+    heading("the PC's scores on the panel: from the push to the picture (VM, bot, doodlebox log's link)")
+    waits: list[float] = []
+    for seed in (3, 5, 8):
+        game = tmp / f"panel-{seed}"
+        game.mkdir()
+        waits += [w for w in delays(*watch_game(game, seed=seed)) if w is not None]
+    waits.sort()
+    print(f"{len(waits)} pushes shown: median {1e3 * statistics.median(waits):.0f} ms, "
+          f"max {1e3 * waits[-1]:.0f} ms (issue 9 asks within a second)")
+
+
+def journal_budget() -> None:
+    """Whole games that fit in the console's journal with no PC (the firmware's core, CPython)."""
+    sys.path.insert(0, str(ROOT / "tests" / "guest"))
+    import table_script
+
+    from doodle import flashlog
+    from doodle.app import App
+
+    heading("the console's journal on flash: whole games kept with no PC (budget 256 KB)")
+    print(f"{'edition':10} {'players':>7} {'games':>6} {'events':>7} {'bytes/game':>11}")
+    for edition, players in (("city", 3), ("city", 5), ("monsters", 3), ("treasures", 1)):
+        flash = flashlog.RamFlash()
+        app = App(table_script.rand, 1, "bench", flash)
+        clock = [0]
+        games = 0
+        while not app.journal.full():
+            for name in table_script.steps(app, clock, edition, players, ack=False):
+                clock[0] += 150
+                app.button(name, clock[0])
+                while app.collect_wanted:
+                    app.collected()
+                app.tick(clock[0])
+                app.serial_out()
+            while app.game is not None:
+                clock[0] += 300
+                app.button("ROLL", clock[0])
+                while app.collect_wanted:
+                    app.collected()
+                app.tick(clock[0])
+            games += 1
+        size = sum(len(v) for k, v in flash.data.items() if k.endswith(".seg"))
+        print(f"{edition:10} {players:>7} {games:>6} {app.journal.next - 1:>7} {size // games:>11,}")
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="doodlebox-bench-") as d:
         tmp = Path(d)
@@ -217,6 +266,8 @@ def main() -> int:
         bench_core_events()
         bench_host_rate(tmp)
         bench_demo_heap(tmp)
+        bench_panel_scores(tmp)
+        journal_budget()
     print(f"\nmachine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     return 0
 
