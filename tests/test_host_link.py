@@ -286,3 +286,22 @@ def test_games_are_derived_from_events(tmp_path):
     store.append("u", 1, 3, {"k": "end", "g": 1, "r": 1, "why": "menu", "p": [0, 0, 0]})
     (g,) = store.games()
     assert (g["players"], g["rounds"], g["events"], g["end_reason"], g["state"]) == (3, 1, 3, "menu", "ended")
+
+
+def test_the_schemas_words_are_the_engines_and_the_firmwares():
+    """link/schema.py lists the protocol's words (docs/protocol.md); they are the rules engine's,
+    and the refusals the firmware can send are exactly the schema's."""
+    import re
+
+    from doodlebox.link import schema
+    from doodlebox.rules.dice import layout, sentences
+    from doodlebox.rules.dice.game import EDITIONS
+
+    assert set(schema.EDITIONS) == set(EDITIONS) and schema.PIECES == layout.PIECES
+    assert set(schema.REFUSALS) <= set(sentences._S)
+    tracks = {name: t for ed in EDITIONS for name, t in layout.load(ed).tracks.items()}
+    assert set(schema.ENDINGS) == set(tracks) | {"trees", "menu"}
+    assert max(v for t in tracks.values() for v in t.values) <= 99          # claim.v is 0..99
+    rounds = (Path(__file__).parent.parent / "firmware" / "doodle" / "rounds.py").read_text()
+    sent = set(re.findall(r'_refuse\("(\w+)"|return None, "(\w+)"|return "(\w+)"', rounds))
+    assert {w for group in sent for w in group if w} == set(schema.REFUSALS)

@@ -3,7 +3,7 @@ message type and event kind, exact types (a bool is not an int), integers in ran
 printable strings. `check(msg)` raises SchemaError saying what is wrong and where; the frame
 decoder (frames.py) turns that into a refused frame.
 
-The sets of words (editions, pieces, rule ids, endings) are the protocol's; tests/test_frame_schema.py
+The sets of words (editions, pieces, rule ids, endings) are the protocol's; tests/test_host_link.py
 checks them against the rules engine's."""
 from __future__ import annotations
 
