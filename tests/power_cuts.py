@@ -40,6 +40,10 @@ from doodlebox.virtual.pty_port import PtyPort  # noqa: E402
 EDITIONS = [("city", 3), ("suzhou", 1), ("treasures", 2), ("shanghai", 3), ("monsters", 2)]
 
 
+class PowerGone(Exception):
+    """The power went in the middle of a write: nothing after it runs."""
+
+
 class WatchedFlash(flashlog.RamFlash):
     """The RAM flash, noting every record written whole (the events the console may send)."""
 
@@ -51,6 +55,7 @@ class WatchedFlash(flashlog.RamFlash):
 
     def append(self, name: str, data) -> None:
         data = bytes(data)
+        torn = self.tear is not None
         if self.tear is not None:
             self.torn += 1
             data = data[:self.tear.randrange(len(data))]
@@ -58,6 +63,8 @@ class WatchedFlash(flashlog.RamFlash):
         for boot, s, a, e, _ in flashlog.records(data):
             self.written[(boot, s)] = data[a:e]
         super().append(name, data)
+        if torn:
+            raise PowerGone
 
 
 @dataclass
@@ -164,10 +171,11 @@ def run(tmp: Path, games: int = 0, seed: int = 1, cuts_per_game: float = 3.0, cu
                 continue
             result.tried += 1                                      # the power goes, at a random instant
             flash.tear = rng                                       # a write now would be torn
-            for _ in range(rng.randrange(40)):
-                console.step(10)
-                if flash.tear is None:
-                    break                                          # ... and was: the power is gone
+            try:
+                for _ in range(rng.randrange(40)):
+                    console.step(10)
+            except PowerGone:                                      # ... and was: nothing more runs
+                pass
             flash.tear = None
             had = console.app.game is not None
             console.reboot()

@@ -9,6 +9,7 @@ class Flash:
 
     def __init__(self, root="/"):
         self.root = root
+        self._path = ["", ""]   # the last name appended to and its path (no string made per write)
 
     def load(self, name):
         try:
@@ -47,14 +48,16 @@ class Flash:
 
     def append(self, name, data):
         """Add data at the end of a file (made if need be, its folder too); closing it commits."""
-        path = self.root + name
-        folder = path[:path.rfind("/")]
-        if folder and folder != self.root.rstrip("/"):
-            try:
-                os.mkdir(folder)
-            except OSError:
-                pass  # it is there
-        with open(path, "ab") as f:
+        p = self._path
+        if p[0] is not name:
+            p[0], p[1] = name, self.root + name
+        path = p[1]
+        try:
+            f = open(path, "ab")
+        except OSError:                      # its folder is not there yet
+            os.mkdir(path[:path.rfind("/")])
+            f = open(path, "ab")
+        with f:
             f.write(data)
 
     def remove(self, name):

@@ -39,20 +39,47 @@ def _put32(b, at, v):
     b[at + 3] = v >> 24 & 255
 
 
+# A CRC-32 is a big integer in MicroPython (over 30 bits): each operation on it allocates, so
+# it is split in two 16-bit halves at once.
+def _put_crc(b, at, c):
+    lo = c & 0xFFFF
+    hi = c >> 16
+    b[at] = lo & 255
+    b[at + 1] = lo >> 8
+    b[at + 2] = hi & 255
+    b[at + 3] = hi >> 8
+
+
+def _crc_ok(b, at, c):
+    return c & 0xFFFF == b[at] | b[at + 1] << 8 and c >> 16 == b[at + 2] | b[at + 3] << 8
+
+
 def record(boot, s, payload):
     """The bytes of one record."""
-    n = len(payload)
+    b = bytearray(HEAD + max(len(payload), 1) + TAIL)
+    put(b, 0, boot, s, payload)
+    return b
+
+
+def put(buf, at, boot, s, payload):
+    """Write the record into buf (a bytearray with room) at `at`; returns where it ends."""
+    buf[at + HEAD:at + HEAD + len(payload)] = payload
+    return seal(buf, at, boot, s, len(payload))
+
+
+def seal(buf, at, boot, s, n):
+    """The record whose n-byte payload is already in buf at at + HEAD: its header and CRC
+    written around it; returns where it ends."""
     if not 0 < n <= MAX_PAYLOAD:
         raise ValueError("a record's payload is 1 to %d bytes" % MAX_PAYLOAD)
-    b = bytearray(HEAD + n + TAIL)
-    b[0] = MARK
-    b[1] = n & 255
-    b[2] = n >> 8
-    _put32(b, 3, boot)
-    _put32(b, 7, s)
-    b[HEAD:HEAD + n] = payload
-    _put32(b, HEAD + n, crc32(memoryview(b)[1:HEAD + n]) & 0xFFFFFFFF)
-    return b
+    buf[at] = MARK
+    buf[at + 1] = n & 255
+    buf[at + 2] = n >> 8
+    _put32(buf, at + 3, boot)
+    _put32(buf, at + 7, s)
+    end = at + HEAD + n
+    _put_crc(buf, end, crc32(memoryview(buf)[at + 1:end]))
+    return end + TAIL
 
 
 def read_at(data, at):
@@ -64,7 +91,7 @@ def read_at(data, at):
     if not 0 < n <= MAX_PAYLOAD or at + HEAD + n + TAIL > len(data):
         return None
     end = at + HEAD + n
-    if crc32(memoryview(data)[at + 1:end]) & 0xFFFFFFFF != _u32(data, end):
+    if not _crc_ok(data, end, crc32(memoryview(data)[at + 1:end])):
         return None
     return _u32(data, at + 3), _u32(data, at + 7), at + HEAD, end, end + TAIL
 

@@ -15,6 +15,8 @@ FLUSH_MS = 200          # ... or when the oldest has waited this long
 SEGMENT = 8192          # a segment file is closed before it passes this size
 BUDGET = 32             # segments on flash at most (256 KB)
 RAM_MAX = 4096          # records waiting in RAM for room on flash: more, and the journal is full
+WBUF = 1024             # the RAM buffer records are made in (grown only while they cannot be written)
+RECORD_MAX = flashlog.HEAD + flashlog.MAX_PAYLOAD + flashlog.TAIL
 ACKED = "journal/acked"
 ACKED_EVERY_MS = 10000
 
@@ -31,19 +33,24 @@ class Journal:
         self.flash = flash if flash is not None else flashlog.RamFlash()
         self.next = 1            # the number the next event of this boot gets
         self.resends = 0
+        self._ended = False
         self.write_errors = 0     # writes the flash refused (the records wait in RAM)
         self._segs = []  # type: list[list[int]]  # [number, boot, first s, last s, bytes] per segment, oldest first
         self._acked = {}  # type: dict[int, int]  # boot -> the highest s the PC acknowledged
         self._acked_dirty = False
         self._acked_at = 0
-        self._wbuf = bytearray()  # records waiting to be written
+        self._wbuf = bytearray(WBUF)  # records made here, in place: [0, _wdone) written this pump,
+        self._wlen = 0           # [_wdone, _wlen) waiting to be written
+        self._wdone = 0
+        self._mem = []  # type: list[list[int]]  # [segment, offset there, offset in _wbuf, bytes] written this pump
         self._wfirst = 0         # the s of the first of them
         self._wn = 0             # how many
         self._wat = 0            # when the oldest was made
         self._urgent = False     # write them at the next pump (a game ended)
         self._cur = -1           # this boot's segment being filled (its index), -1: none yet
         self._flight = []  # type: list[bytes]  # frames sent, not acknowledged, oldest first
-        self._keys = []  # type: list[list[int]]  # their [boot, s]
+        self._kb = []  # type: list[int]  # their boot ...
+        self._ks = []  # type: list[int]  # ... and s
         self._sent_at = 0
         self._wait = RESEND_MS
         self._send = None  # type: list[int] | None  # [boot, s, segment number, offset] of the next to send
@@ -51,7 +58,8 @@ class Journal:
         self.keep_from = None  # type: tuple[int, int] | None  # (boot, s): the game being played begins here: its segments stay
         self.open_game = None  # type: list[list[int]] | None  # the last game on flash if it has no end
         self._game = None  # type: list[list[int]] | None  # ... while the segments are read
-        self._rec = bytearray(flashlog.HEAD + flashlog.MAX_PAYLOAD + flashlog.TAIL)  # one record read back
+        self._named = [0, ""]  # type: list  # _name's: the last segment number and its name
+        self._rec = bytearray(RECORD_MAX)  # one record read back
         self._load_acked()
         self._todo = flashlog.segments(self.flash)   # segments still to be read (load_step)
         self.loading = True
@@ -87,18 +95,18 @@ class Journal:
 
     def last_sent(self):
         """[boot, s] of the newest event sent and not acknowledged, or None."""
-        return self._keys[-1] if self._keys else None
+        return [self._kb[-1], self._ks[-1]] if self._ks else None
 
     def full(self):
         """No room for another game: the flash is at its budget with nothing reclaimable, or
         too much waits in RAM. (A game already begun goes on while RAM allows.)"""
-        if len(self._wbuf) >= RAM_MAX:
+        if self._wlen >= RAM_MAX:
             return True
         return len(self._segs) >= BUDGET and not self._reclaimable()
 
     def blocked(self):
         """Nothing more can be kept: the journal refuses presses (the PC must come)."""
-        return len(self._wbuf) >= RAM_MAX
+        return self._wlen >= RAM_MAX
 
     # -- adding ----------------------------------------------------------------------------
     def add(self, event):
@@ -108,9 +116,20 @@ class Journal:
         if not self._wn:
             self._wfirst = s
             self._wat = self._now
-        self._wbuf.extend(flashlog.record(self.boot, s, link.dump_bytes(event)))
+        at = self._wlen
+        if at + RECORD_MAX > len(self._wbuf):
+            self._grow(RECORD_MAX)
+        n = link.put_event(event, self._wbuf, at + flashlog.HEAD) - at - flashlog.HEAD   # the payload, in place
+        self._wlen = flashlog.seal(self._wbuf, at, self.boot, s, n)
         self._wn += 1
         return s
+
+    def _grow(self, need):
+        """A bigger RAM buffer (records that cannot be written yet; the app refuses presses
+        once RAM_MAX bytes wait)."""
+        old = self._wbuf
+        self._wbuf = bytearray(max(2 * len(old), self._wlen + need))
+        self._wbuf[:self._wlen] = memoryview(old)[:self._wlen]
 
     def game_began(self, s):
         """The game whose first event is s: its records stay on flash until it ends."""
@@ -118,7 +137,8 @@ class Journal:
 
     def game_ended(self):
         self.keep_from = None
-        self._urgent = True      # written (and the acknowledgements) at once
+        self._urgent = True      # written at once
+        self._ended = True       # and the acknowledgements kept once the PC has it all
 
     # -- the link --------------------------------------------------------------------------
     def ack(self, boot, s):
@@ -128,17 +148,19 @@ class Journal:
             return
         self._acked[boot] = s
         self._acked_dirty = True
-        if not self._wn and self.held() == 0:
-            self._urgent = True      # the PC has everything: that is written at once
-        keys = self._keys
+        if self._ended and not self._wn and self.held() == 0:
+            self._ended = False      # the PC has every event of a game that ended: kept at once
+            self._urgent = True
+        kb, ks = self._kb, self._ks
         n = 0
-        while n < len(keys) and (keys[n][0] < boot or (keys[n][0] == boot and keys[n][1] <= s)):
+        while n < len(ks) and (kb[n] < boot or (kb[n] == boot and ks[n] <= s)):
             n += 1
         if n:
             del self._flight[:n]
-            del keys[:n]
+            del kb[:n]
+            del ks[:n]
         snd = self._send
-        if snd is not None and not self._keys and (snd[0] < boot or (snd[0] == boot and snd[1] <= s)):
+        if snd is not None and not ks and (snd[0] < boot or (snd[0] == boot and snd[1] <= s)):
             self._send = self._locate_oldest()
 
     def rewind(self, boot=0, s=0):
@@ -146,7 +168,8 @@ class Journal:
         (boot 0: the PC said hi)."""
         self._wait = RESEND_MS
         del self._flight[:]
-        del self._keys[:]
+        del self._kb[:]
+        del self._ks[:]
         self._send = self._locate_oldest() if not boot else self._locate(boot, max(s, self._acked.get(boot, 0) + 1))
 
     def pump(self, now, out):
@@ -155,7 +178,7 @@ class Journal:
         self._now = now
         if self.loading:
             return 0
-        if self._wn and (self._urgent or len(self._wbuf) >= BLOCK or now - self._wat >= FLUSH_MS):
+        if self._wn and (self._urgent or self._wlen >= BLOCK or now - self._wat >= FLUSH_MS):
             self._write()
         if self._acked_dirty and (self._urgent or now - self._acked_at >= ACKED_EVERY_MS):
             self._save_acked(now)
@@ -177,6 +200,13 @@ class Journal:
             self._flight.append(frame)
             out.append(frame)
             n += 1
+        if self._wdone:                      # what was written is read from flash from now on
+            left = self._wlen - self._wdone
+            if left:
+                self._wbuf[:left] = bytes(memoryview(self._wbuf)[self._wdone:self._wlen])
+            self._wlen = left
+            self._wdone = 0
+            del self._mem[:]
         return n
 
     # -- flash ---------------------------------------------------------------------------------
@@ -205,9 +235,9 @@ class Journal:
             take, k = self._fit(SEGMENT)
             if self._acked:
                 self._acked_dirty = True     # a segment closed: the acknowledgements kept too
-        buf = self._wbuf
+        done = self._wdone
         try:
-            self.flash.append(flashlog.seg_name(cur[0]), memoryview(buf)[:take] if take < len(buf) else buf)
+            self.flash.append(self._name(cur[0]), memoryview(self._wbuf)[done:done + take])
         except OSError:
             # a write that failed may have left part of a record: the next goes to a new
             # segment, and a reader stops at the part (docs/journal.md, Records)
@@ -225,7 +255,8 @@ class Journal:
         cur[4] += take
         if self._send is None:
             self._send = [self.boot, self._wfirst, cur[0], at]
-        self._wbuf = buf[take:] if take < len(buf) else bytearray()
+        self._mem.append([cur[0], at, done, take])   # sent from RAM while this pump lasts
+        self._wdone = done + take
         self._wfirst += k
         self._wn -= k
         return True
@@ -233,14 +264,15 @@ class Journal:
     def _fit(self, room):
         """(bytes, records) of the waiting records, from the first, that fit in `room`."""
         buf = self._wbuf
-        at = k = 0
+        start = at = self._wdone
+        k = 0
         while k < self._wn:
             end = at + flashlog.HEAD + (buf[at + 1] | buf[at + 2] << 8) + flashlog.TAIL
-            if end > room:
+            if end - start > room:
                 break
             at = end
             k += 1
-        return at, k
+        return at - start, k
 
     def _reclaimable(self):
         """The oldest segment: every record acknowledged, and not the game being played's."""
@@ -274,16 +306,28 @@ class Journal:
                 return None
             snd[0], snd[1], snd[2], snd[3] = nxt[1], nxt[2], nxt[0], 0
             return self._read_next()
-        rec = self._rec
-        data = memoryview(rec)[:self.flash.readinto(flashlog.seg_name(num), rec, at)]
+        for mnum, mat, bat, size in self._mem:        # just written: still in RAM
+            if mnum == num and mat <= at < mat + size:
+                data = memoryview(self._wbuf)[bat + at - mat:bat + size]
+                break
+        else:
+            rec = self._rec
+            data = memoryview(rec)[:self.flash.readinto(self._name(num), rec, at)]
         r = flashlog.read_at(data, 0)
         if r is None:                        # a torn tail (an earlier boot's power cut)
             snd[3] = seg[4]
             return self._read_next()
         b, s, a, e, nx = r
         snd[0], snd[1], snd[3] = b, s + 1, at + nx
-        self._keys.append([b, s])
+        self._kb.append(b)
+        self._ks.append(s)
         return link.event_frame(b, s, data[a:e])
+
+    def _name(self, num):
+        """A segment's file name (the last one asked for is kept: no string made per write)."""
+        if num != self._named[0]:
+            self._named[0], self._named[1] = num, flashlog.seg_name(num)
+        return self._named[1]
 
     def _seg(self, num):
         for seg in self._segs:

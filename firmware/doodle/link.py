@@ -178,6 +178,12 @@ def dump_bytes(event):
     return bytes(_mv[:_put(event, _buf, 0, 1)])
 
 
+def put_event(event, b, n):
+    """Write an event's canonical JSON into bytearray b from position n (a journal record's
+    payload, docs/journal.md); returns the position after it."""
+    return _put(event, b, n, 1)
+
+
 def event_frame(boot, s, payload):
     """The frame of journal event s of `boot` whose canonical JSON is `payload` (bytes or a
     memoryview, as the journal read it back from flash): the same bytes encode_event makes."""
@@ -200,13 +206,22 @@ _mv = memoryview(_buf)
 def _finish(n):
     """The CRC after the body in _buf[1:n], the end of line; the frame as bytes."""
     b = _buf
-    crc = crc32(_mv[1:n]) & 0xFFFFFFFF
+    crc = crc32(_mv[1:n])
     if n + 10 > len(b):
         raise ValueError("frame longer than %d bytes" % len(b))
     b[n] = 42  # *
-    for k in range(28, -4, -4):
+    half = crc >> 16          # a big integer in MicroPython: split once, the digits from small ones
+    k = 12
+    while k >= 0:
         n += 1
-        b[n] = _HEX[(crc >> k) & 15]
+        b[n] = _HEX[(half >> k) & 15]
+        k -= 4
+    half = crc & 0xFFFF
+    k = 12
+    while k >= 0:
+        n += 1
+        b[n] = _HEX[(half >> k) & 15]
+        k -= 4
     b[n + 1] = 10
     return bytes(_mv[:n + 2])
 

@@ -1,6 +1,7 @@
 # Benchmark of the firmware core per button event, for `make bench` (tests/bench.py).
 # In the VM: time (ticks_us) and heap allocated by each press, from button to frame out,
-# over a whole scripted game of sys.argv[1] (edition) with sys.argv[2] players.
+# over a whole scripted game of sys.argv[1] (edition) with sys.argv[2] players; sys.argv[3], if
+# given, is the flash folder the journal writes to (else RAM).
 # Prints "press <us> <bytes>" per press, then "live <bytes after collect>".
 import gc
 import sys
@@ -10,7 +11,12 @@ from table_script import rand, steps
 
 from doodle.app import App
 
-app = App(rand, boot=1, uid="be0c")
+flash = None
+if len(sys.argv) > 3:   # the journal on files in this folder (board/flash.py), as on the Pico
+    from board.flash import Flash
+
+    flash = Flash(sys.argv[3])
+app = App(rand, boot=1, uid="be0c", store=flash)
 app.serial_out()
 now = [0]
 
