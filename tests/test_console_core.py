@@ -371,12 +371,48 @@ def test_the_lobby_chooses_the_game_and_remembers_it():
     c.press("D4", "PASS")
     assert c.app.control is False                      # no More control in the 6x6 editions
     c.press("ROLL")
-    assert json.loads(flash.load("settings.json")) == {"game": "shanghai", "players": 4, "control": False}
+    assert json.loads(flash.load("settings.json")) == {"game": "shanghai", "players": 4, "control": False,
+                                                       "map": "a", "rec": "full", "var": "", "subj": "standard"}
     flash.data = {"settings.json": flash.data["settings.json"]}   # the game's journal gone: no resume
     again = Console(start=False, flash=flash)
     assert (again.app.edition, again.app.players) == ("shanghai", 4)
     flash.save("settings.json", "{not json")
     assert Console(start=False, flash=flash).app.edition == "city"   # a spoiled file: a fresh console
+
+
+def test_the_lobby_offers_deadly_doodles_and_doodle_puzzle_within_their_rules():
+    """docs/console-deadly-puzzle.md, the lobby: players, map side, drawings, variant, subjects."""
+    flash = Flash()
+    c = Console(start=False, flash=flash)
+    c.press(*["D0"] * 5)
+    assert c.app.edition == "deadly" and "Game: Deadly Doodles   (D0 next)" in c.screen()
+    assert c.press("D5") == "deadly_n" and "!Deadly Doodles: 1-4 players" in c.screen()
+    c.press("D4", "PASS", "MENU")
+    assert "Players: 4   (D1-D4)" in c.screen() and "Map: B   (PASS)" in c.screen()
+    assert "Drawings: tallies   (MENU)" in c.screen()
+    c.press("D1")
+    assert c.app.players == 1                          # a solo game (no Traps: the deal's business)
+    c.press("D0")
+    assert c.app.edition == "puzzle" and c.app.players == 3     # Doodle Puzzle: 3 at least
+    assert c.press("D2") == "puzzle_n"
+    c.press("D6", "D6", "D6")
+    assert c.app.players == 8 and "Players: 8   (D3-D6, D6 again: 7, 8)" in c.screen()
+    c.press("PASS")                                    # Behave is skipped with 8 players (P9)
+    assert c.app.opts["var"] == "showdown" and "Variant: Showdown   (PASS)" in c.screen()
+    c.press("PASS", "PASS")                           # base, and Behave skipped again: Showdown
+    assert c.app.opts["var"] == "showdown"
+    c.press("D5", "PASS", "PASS")
+    assert c.app.opts["var"] == "behave" and c.app.players == 5
+    c.press("D6", "D6")
+    assert c.app.players == 7
+    assert c.press("D6") == "behave_8" and c.app.players == 7
+    c.press("MENU")
+    assert "Subjects: beginner   (MENU)" in c.screen()
+    from doodle import lobby
+
+    c.app.store.save("settings.json", '{"game": "puzzle", "players": 8, "var": "behave", "subj": "beginner"}')
+    lobby.load(c.app, c.app.store)                     # a file that breaks P9: the variant goes
+    assert (c.app.players, c.app.opts["var"], c.app.opts["subj"]) == (8, "", "beginner")
 
 
 def test_the_pcs_scores_replace_the_consoles_own():

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from doodle import flashlog, journal, link, rounds
-from doodle.app import App
+from doodle.app import FW_VERSION, App
 from doodle.flashlog import RamFlash
 
 sys.path.insert(0, str(Path(__file__).parent / "guest"))
@@ -169,4 +169,4 @@ def test_the_hello_after_a_power_cut_names_every_boot_held():
     hello = next(m for m in hello if m["t"] == "hello")
     boot1 = hello["held"][0]
     assert boot1[0] == 1 and boot1[2] == cut.app.journal.next and hello["held"][-1][0] == 2
-    assert hello["fw"] == "0.3.0" and hello["boot"] == 2
+    assert hello["fw"] == FW_VERSION and hello["boot"] == 2

@@ -1,15 +1,16 @@
 # doodlebox app: buttons and serial in; dice, tones, screen and frames out. No hardware here.
 # Three screens, each with the modules it needs loaded only while it is shown (RAM): the lobby
-# (doodle/lobby.py), a game (doodle/rounds.py, view.py and the edition's data) and the final
-# table (doodle/final.py). The PC's scores; the journal on flash (doodle/journal.py), and the
-# game it holds unfinished resumed at power-up.
+# (doodle/lobby.py), a game and the final table. A dice edition is doodle/rounds.py, view.py and
+# the edition's data, then doodle/final.py; Deadly Doodles and Doodle Puzzle are doodle/<game>.py
+# and <game>_view.py (docs/console-deadly-puzzle.md, "a game module"). The PC's scores; the
+# journal on flash (doodle/journal.py), and the game it holds unfinished resumed at power-up.
 import sys
 
 from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.3.0"
+FW_VERSION = "0.4.0"
 NOTICE_MS = 3000
 LINK_TIMEOUT_MS = 5000
 
@@ -27,12 +28,31 @@ REASONS = {
     "solo": "no solo game in this edition",
     "resumed": "game resumed after power-off",
     "lost": "the last game could not be resumed",
+    "deadly_n": "Deadly Doodles: 1-4 players",
+    "puzzle_n": "Doodle Puzzle: 3-8 players",
+    "behave_8": "Behave: 3-7 players",
+    # the engines' rule ids the card games refuse with (docs/protocol.md)
+    "trap_room": "a Trap needs an empty room",
+    "own_trap": "your Trap is there",
+    "wall": "an end on a wall",
+    "entry": "link to your path or an entry",
+    "one_per_room": "one path per room",
+    "card": "not a card of this round",
+    "draw2": "already drawn",
+    "unused": "a card can still be drawn",
+    "trap_must": "draw your Trap first",
+    "slot_twice": "that slot is filled",
 }
+CARD_GAMES = ("deadly", "puzzle")      # played through doodle/<game>.py: no dice
 
 
 def _module(name):
     """doodle.<name>, loaded now if it is not."""
     return __import__("doodle." + name, None, None, ("x",))
+
+
+def _quiet(ev):
+    """The emit of a game being made again from the journal: its events are on flash."""
 
 
 def _drop(name):
@@ -62,6 +82,10 @@ class App:
         self.edition = "city"
         self.players = 3
         self.control = False
+        self.opts = {"map": "a", "rec": "full", "var": "", "subj": "standard"}  # the card games' (lobby.py)
+        self.card = False         # the game is a card game (doodle/<game>.py), not dice
+        self._game_ver = -1       # its version the screen was made for
+        self._base = []  # type: list[str]  # doodle modules loaded before the game: kept after it
         self.pc = None            # the PC's last score message: (g, r, totals, bad, why)
         self.confirm_end = False
         self.notice = ""
@@ -82,6 +106,7 @@ class App:
         self.collect_wanted = False   # a heavy step waits for a collection at the top level
         self._after = None            # ... this one ("start", "close" or "final")
         _module("lobby").load(self, store)
+        self._base = [k for k in sys.modules if k.startswith("doodle.") and k != "doodle.lobby"]
         self._hi = True               # a hello is owed: sent once the journal is read
         self._loaded()
 
@@ -99,10 +124,6 @@ class App:
                     return self._refuse("full", now)
                 return self._later("start")
             return self._refuse(why, now) if why else None
-        if name == "MENU":
-            if not g.over():
-                self.confirm_end = True
-            return None
         if self.confirm_end:
             self.confirm_end = False
             if name == "ROLL":
@@ -112,6 +133,11 @@ class App:
         if g.over():
             if name == "ROLL":
                 self._later("close")
+            return None
+        if self.card:
+            return self._card_button(g, name, now)
+        if name == "MENU":
+            self.confirm_end = True
             return None
         self.dice_.settle()  # a press never waits for the tumble to finish
         if self.journal.blocked():
@@ -129,6 +155,22 @@ class App:
             else:
                 self._tones.append("choose")    # one more question (or a die put back)
             self._sync_taken()
+            if g.over():
+                self._ended()
+            return None
+        if why == "notnow":
+            return why
+        return self._refuse(why, now)
+
+    def _card_button(self, g, name, now):
+        """A press in Deadly Doodles or Doodle Puzzle: the game's own flow (it tones itself)."""
+        if self.journal.blocked():
+            return self._refuse("full", now)
+        why = g.button(name, now)
+        if why == "menu":           # MENU means "end the game?" at this step
+            self.confirm_end = True
+            return None
+        if why is None:
             if g.over():
                 self._ended()
             return None
@@ -175,6 +217,18 @@ class App:
         if up != self._up:
             self._up = up
             self.screen_rev += 1
+        g = self.game
+        if self.card and g is not None:
+            over = g.over()
+            g.tick(now)
+            if g.tones:
+                self._tones.extend(g.tones)
+                del g.tones[:]
+            if g.version != self._game_ver:
+                self._game_ver = g.version
+                self.screen_rev += 1
+            if not over and g.over():
+                self._ended()
         self.journal.pump(now, self._tx)
 
     # -- outputs ------------------------------------------------------------------------
@@ -198,6 +252,15 @@ class App:
         g = self.game
         if g is None:
             lines = _module("lobby").screen(self, self.link_line())
+        elif self.card:
+            view = _module(self.edition + "_view")
+            if g.over() and self._after is None:
+                lines = view.final(g, self.pc)
+            else:
+                lines = view.game(g, self.notice, self.pc, self.link_line())
+            if self.confirm_end:
+                lines = list(lines)
+                lines.insert(1, "!End game? ROLL yes, other no")
         elif g.over() and self._after is None:
             lines = _module("final").screen(g, self.pc)
         else:
@@ -267,7 +330,7 @@ class App:
             self._resume()
         elif step == "close":
             self._close()
-        else:
+        elif not self.card:
             _drop("view")   # the game's screen is done with: the final table replaces it
             _module("final")
 
@@ -294,11 +357,19 @@ class App:
 
     def _new_game(self, emit):
         """The lobby's modules out, the game's in; a Game of the lobby's choice, numbered."""
+        self.card = self.edition in CARD_GAMES
+        opts = _module("lobby").options(self) if self.card else None
         _drop("lobby")
-        rounds = _module("rounds")
-        _module("view")
+        self._base = [k for k in sys.modules if k.startswith("doodle.")]   # kept when the game is let go
         self.games += 1
         self.pc = None
+        self._game_ver = -1
+        if self.card:
+            game = _module(self.edition)
+            _module(self.edition + "_view")
+            return game.Game(self.players, opts, self.games, emit, self.rand, self.now)
+        rounds = _module("rounds")
+        _module("view")
         return rounds.Game(_module("ed_" + self.edition), self.players, self.control, self.games, emit)
 
     def _resume(self):
@@ -320,7 +391,13 @@ class App:
                 if k != "game":
                     raise ValueError("no game event")
                 app.edition, app.players, app.control = ev["ed"], ev["n"], "control" in ev["var"]
-                box[0] = app._new_game(_module("rounds").quiet)
+                if ev["ed"] in CARD_GAMES:
+                    for key in ("map", "rec", "subj"):
+                        if key in ev:
+                            app.opts[key] = ev[key]
+                    app.opts["var"] = ev["var"]
+                    app.control = False
+                box[0] = app._new_game(_quiet)
                 return
             if k == "roll":
                 box[1] = ev
@@ -339,13 +416,12 @@ class App:
             self._refuse("lost", self.now)
             return
         g = box[0]
-        rounds_CLAIM = _module("rounds").CLAIM
         g.emit = j.add
         g.number = self.games
         j.add({"k": "resume", "g": g.number, "of": [parts[-1][0], box[2]], "at": parts[-1][2], "r": g.round})
         self.game = g
         roll = box[1]
-        if roll is not None and g.phase >= rounds_CLAIM and not g.over():
+        if roll is not None and not self.card and g.phase >= _module("rounds").CLAIM and not g.over():
             self.dice_.show(roll["c"], roll["w"], g.taken)
         self._tones.append("start")
         self.notice = REASONS["resumed"]
@@ -355,8 +431,13 @@ class App:
         """Back to the lobby: the game, its edition's data and its screens are let go (RAM)."""
         self.game = None
         self.dice_.clear()
-        for name in ("final", "view", "rounds", "score", "sheet", "ed_" + self.edition):
+        base = self._base
+        ed = self.edition
+        for name in ("final", "view", "rounds", "score", "sheet", "ed_" + ed, ed, ed + "_view"):
             _drop(name)
+        for name in [k for k in sys.modules if k.startswith("doodle.") and k not in base]:
+            _drop(name[7:])           # whatever else the game loaded
+        self.card = False
         _module("lobby")
 
     def _roll(self, g, now):

@@ -1,29 +1,80 @@
-# doodlebox lobby: choosing the game, the players and More control before a game, the screen
-# that shows the choice, and the choice kept on the console's flash (settings.json). Loaded
-# while the lobby is shown, let go during a game (doodle/app.py).
+# doodlebox lobby: choosing the game (five dice editions, Deadly Doodles, Doodle Puzzle), the
+# players and each game's options before a game, the screen that shows the choice, and the
+# choice kept on the console's flash (settings.json). Loaded while the lobby is shown, let go
+# during a game (doodle/app.py). docs/console.md, docs/console-deadly-puzzle.md.
 import json
 
-EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")
-NAMES = ("Doodle City", "Suzhou", "Sea of Treasures", "Shanghai", "Sea of Monsters")
+EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle")
+NAMES = ("Doodle City", "Suzhou", "Sea of Treasures", "Shanghai", "Sea of Monsters", "Deadly Doodles",
+         "Doodle Puzzle")
 SIX_BY_SIX = ("shanghai", "monsters")
+CARD_GAMES = ("deadly", "puzzle")      # played through doodle/<game>.py (no dice)
 SETTINGS = "settings.json"
-PLAYERS = {"D1": 1, "D2": 2, "D3": 3, "D4": 4, "D5": 5}
+PLAYERS = {"D1": 1, "D2": 2, "D3": 3, "D4": 4, "D5": 5, "D6": 6}
+RANGE = {"deadly": (1, 4), "puzzle": (3, 8)}       # players; the dice editions 1..5 (2..5 on 6x6)
+VARIANTS = ("", "behave", "showdown")              # Doodle Puzzle's (rulebook: not both)
+VARIANT_NAMES = ("base", "Behave", "Showdown")
+DEFAULTS = {"map": "a", "rec": "full", "var": "", "subj": "standard"}
+
+
+def players_range(ed):
+    if ed in RANGE:
+        return RANGE[ed]
+    return (2, 5) if ed in SIX_BY_SIX else (1, 5)
+
+
+def options(app):
+    """The lobby's options for the game chosen, as its Game takes them (doodle/<game>.py)."""
+    o = app.opts
+    if app.edition == "deadly":
+        return {"map": o["map"], "rec": o["rec"]}
+    return {"var": o["var"], "subj": o["subj"]}
+
+
+def _fit(app):
+    """Players and options that the game chosen allows (R16, R24, P9)."""
+    low, high = players_range(app.edition)
+    app.players = min(high, max(low, app.players))
+    if app.edition in SIX_BY_SIX or app.edition in CARD_GAMES:
+        app.control = False
+    if app.edition == "puzzle" and app.players == 8 and app.opts["var"] == "behave":
+        app.opts["var"] = ""
 
 
 def button(app, name):
     """A press in the lobby: None, a refusal's reason, or "start"."""
-    six = app.edition in SIX_BY_SIX
+    ed = app.edition
+    o = app.opts
     if name == "D0":
-        app.edition = EDITIONS[(EDITIONS.index(app.edition) + 1) % len(EDITIONS)]
-        if app.edition in SIX_BY_SIX:   # no More control, no solo game there (R16, R24)
-            app.control = False
-            app.players = max(app.players, 2)
+        app.edition = EDITIONS[(EDITIONS.index(ed) + 1) % len(EDITIONS)]
+        _fit(app)
     elif name in PLAYERS:
-        if PLAYERS[name] == 1 and six:
-            return "solo"
-        app.players = PLAYERS[name]
-    elif name == "PASS" and not six:
-        app.control = not app.control
+        n = PLAYERS[name]
+        if ed == "puzzle" and n == 6 and app.players >= 6:
+            n = app.players + 1 if app.players < 8 else 6      # D6 again: 7, 8, back to 6
+        low, high = players_range(ed)
+        if n < low or n > high:
+            if ed in CARD_GAMES:
+                return ed + "_n"
+            return "solo" if n == 1 else None
+        if ed == "puzzle" and n == 8 and o["var"] == "behave":
+            return "behave_8"
+        app.players = n
+    elif name == "PASS":
+        if ed == "deadly":
+            o["map"] = "b" if o["map"] == "a" else "a"
+        elif ed == "puzzle":
+            k = (VARIANTS.index(o["var"]) + 1) % len(VARIANTS)
+            if VARIANTS[k] == "behave" and app.players == 8:
+                k += 1                                       # Behave: 3-7 players
+            o["var"] = VARIANTS[k]
+        elif ed not in SIX_BY_SIX:
+            app.control = not app.control
+    elif name == "MENU":
+        if ed == "deadly":
+            o["rec"] = "tally" if o["rec"] == "full" else "full"
+        elif ed == "puzzle":
+            o["subj"] = "beginner" if o["subj"] == "standard" else "standard"
     elif name == "ROLL":
         return "start"
     return None
@@ -31,18 +82,27 @@ def button(app, name):
 
 def screen(app, link_line):
     ed = app.edition
-    six = ed in SIX_BY_SIX
     name = NAMES[EDITIONS.index(ed)]
-    return [
-        name,
-        "Game: %s   (D0 next)" % name,
-        "Players: %d   (D%s-D5)" % (app.players, "2" if six else "1"),
-        "More control: %s" % ("(6x6: always)" if six else ("on   (PASS)" if app.control else "off  (PASS)")),
-        "",
-        "ROLL to start",
-        "!" + app.notice if app.notice else "",
-        link_line,
-    ]
+    o = app.opts
+    low, high = players_range(ed)
+    lines = [name, "Game: %s   (D0 next)" % name]
+    if ed == "puzzle":
+        lines.append("Players: %d   (D3-D6, D6 again: 7, 8)" % app.players)
+        lines.append("Variant: %s   (PASS)" % VARIANT_NAMES[VARIANTS.index(o["var"])])
+        lines.append("Subjects: %s   (MENU)" % o["subj"])
+    else:
+        lines.append("Players: %d   (D%d-D%d)" % (app.players, low, high))
+        if ed == "deadly":
+            lines.append("Map: %s   (PASS)" % o["map"].upper())
+            lines.append("Drawings: %s   (MENU)" % ("full" if o["rec"] == "full" else "tallies"))
+        else:
+            lines.append("More control: %s" % ("(6x6: always)" if ed in SIX_BY_SIX else (
+                "on   (PASS)" if app.control else "off  (PASS)")))
+    lines.append("")
+    lines.append("ROLL to start")
+    lines.append("!" + app.notice if app.notice else "")
+    lines.append(link_line)
+    return lines
 
 
 def load(app, store):
@@ -54,19 +114,28 @@ def load(app, store):
         s = json.loads(text)
         if s.get("game") in EDITIONS:
             app.edition = s["game"]
-        if s.get("players") in (1, 2, 3, 4, 5):
+        if s.get("players") in (1, 2, 3, 4, 5, 6, 7, 8):
             app.players = s["players"]
         app.control = s.get("control") is True
+        o = app.opts
+        if s.get("map") in ("a", "b"):
+            o["map"] = s["map"]
+        if s.get("rec") in ("full", "tally"):
+            o["rec"] = s["rec"]
+        if s.get("var") in VARIANTS:
+            o["var"] = s["var"]
+        if s.get("subj") in ("standard", "beginner"):
+            o["subj"] = s["subj"]
     except (ValueError, AttributeError, TypeError):
         return
-    if app.edition in SIX_BY_SIX:
-        app.control = False
-        app.players = max(2, app.players)
+    _fit(app)
 
 
 def save(app, store):
     if store is None:
         return
-    text = json.dumps({"game": app.edition, "players": app.players, "control": app.control})
+    o = app.opts
+    text = json.dumps({"game": app.edition, "players": app.players, "control": app.control, "map": o["map"],
+                       "rec": o["rec"], "var": o["var"], "subj": o["subj"]})
     if text != store.load(SETTINGS):
         store.save(SETTINGS, text)
