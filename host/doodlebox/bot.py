@@ -20,8 +20,10 @@ from doodlebox.errors import DoodleboxError
 from doodlebox.rules.dice.engine import PASS, Action, State
 from doodlebox.rules.games import find_game
 
-EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")   # the lobby's order (D0)
+EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")   # the dice editions
+GAMES = EDITIONS + ("deadly", "puzzle")     # the lobby's order (D0): firmware/doodle/lobby.py
 SIX_BY_SIX = ("shanghai", "monsters")
+PLAYERS = {"deadly": (1, 4), "puzzle": (3, 8), "shanghai": (2, 5), "monsters": (2, 5)}   # else 1..5
 
 # How a scripted player presses, like a person: held 80 ms, the next press 100 ms later. The
 # firmware counts a level once it has held for 30 ms across two polls (board/buttons.py); the
@@ -36,18 +38,19 @@ class BotError(DoodleboxError):
 
 class Table:
     """`press(name)` presses a console button; `events` is the queue of events the host stores
-    (runner.LinkThread.events). `lobby` is the lobby's choice when the bot comes to it:
-    (edition, players, More control), the console's defaults unless told."""
+    (runner.LinkThread.events). `lobby` is the lobby's choice when the bot comes to it (a dict,
+    as read_lobby gives it), the console's defaults unless told."""
 
     def __init__(self, press: Callable[[str], None], events: queue.Queue[dict], seed: int = 7,
                  timeout: float = 20.0, show: Callable[[dict], None] = lambda e: None,
-                 lobby: tuple[str, int, bool] = ("city", 3, False)):
+                 lobby: dict | None = None, read: Callable[[str], dict] | None = None):
         self.press = press
         self.events = events
         self.rng = random.Random(seed)
         self.timeout = timeout
         self.show = show
-        self.lobby = lobby
+        self.lobby = lobby if lobby is not None else dict(DEFAULT_LOBBY)
+        self.read = read                  # reads the lobby once it shows a game (choose_lobby)
         self.seen: list[dict] = []
         self.refusals = 0
         self.state: State | None = None
@@ -73,16 +76,8 @@ class Table:
 
     # -- the lobby --------------------------------------------------------------------------
     def _choose_in_lobby(self, edition: str, players: int, control: bool) -> None:
-        ed, n, ctl = self.lobby
-        steps = (EDITIONS.index(edition) - EDITIONS.index(ed)) % len(EDITIONS)
-        for _ in range(steps):
-            self.press("D0")
-        if steps and edition in SIX_BY_SIX:     # the console drops More control there, solo too
-            ctl, n = False, max(n, 2)
-        if n != players:
-            self.press(f"D{players}")
-        if ctl != control:
-            self.press("PASS")
+        self.lobby = choose_lobby(self.press, self.lobby, {"game": edition, "players": players, "control": control},
+                                  self.read)
 
     # -- a game -----------------------------------------------------------------------------
     def play_game(self, edition: str = "city", players: int = 3, control: bool = False,
@@ -101,7 +96,6 @@ class Table:
                 "var": ("solo+control" if control else "solo") if players == 1 else variant}
         if {k: g.get(k) for k in want} != want:
             raise BotError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
-        self.lobby = (edition, players, control)
         self._refused = not refuse_once
         return self._play(state, stop_after_round, back_to_lobby)
 
@@ -200,11 +194,16 @@ class Table:
 
 
 NAMES = {"Doodle City": "city", "Suzhou": "suzhou", "Sea of Treasures": "treasures", "Shanghai": "shanghai",
-         "Sea of Monsters": "monsters"}   # as the lobby's screen names them (firmware/doodle/lobby.py)
+         "Sea of Monsters": "monsters", "Deadly Doodles": "deadly",
+         "Doodle Puzzle": "puzzle"}   # as the lobby's screen names them (firmware/doodle/lobby.py)
+DEFAULT_LOBBY = {"game": "city", "players": 3, "control": False, "map": "a", "rec": "full", "var": "",
+                 "subj": "standard"}   # a fresh console's
+VARIANTS = ("", "behave", "showdown")          # Doodle Puzzle's, in the lobby's PASS order
 
 
-def lobby_of(lines: list[str]) -> tuple[str, int, bool] | None:
-    """The lobby's choice as its screen shows it (edition, players, More control), or None
+def lobby_of(lines: list[str]) -> dict | None:
+    """The lobby's choice as its screen shows it ({"game", "players", and "control" for a dice
+    edition, "map" and "rec" for Deadly Doodles, "var" and "subj" for Doodle Puzzle}), or None
     when the screen is not the lobby."""
     found: dict[str, str] = {}
     for line in lines:
@@ -212,20 +211,95 @@ def lobby_of(lines: list[str]) -> tuple[str, int, bool] | None:
         found[key] = value.split("   ")[0].split("  ")[0].strip()
     if found.get("Game") not in NAMES or not found.get("Players", "").isdigit():
         return None
-    return NAMES[found["Game"]], int(found["Players"]), found.get("More control") == "on"
+    game = NAMES[found["Game"]]
+    lobby: dict = {"game": game, "players": int(found["Players"])}
+    if game == "deadly":
+        lobby.update(map=found.get("Map", "A").lower(), rec="full" if found.get("Drawings") == "full" else "tally")
+    elif game == "puzzle":
+        lobby.update(var={"Behave": "behave", "Showdown": "showdown"}.get(found.get("Variant", ""), ""),
+                     subj=found.get("Subjects", "standard"))
+    else:
+        lobby["control"] = found.get("More control") == "on"
+    return lobby
 
 
-def read_lobby(vc, timeout: float = 15.0) -> tuple[str, int, bool]:
-    """Wait until the virtual console's panel shows the lobby, and read its choice."""
+def read_lobby(vc, timeout: float = 15.0, game: str | None = None) -> dict:
+    """Wait until the virtual console's panel shows the lobby (of `game`, if given), and read
+    its choice."""
     from doodlebox.virtual.screen import panel_lines
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         lobby = lobby_of(panel_lines(vc))
-        if lobby is not None:
+        if lobby is not None and game in (None, lobby["game"]):
             return lobby
         time.sleep(0.1)
     raise BotError(f"the console's panel did not show the lobby within {timeout:g} s")
+
+
+def choose_lobby(press: Callable[[str], None], current: dict, want: dict,
+                 read: Callable[[str], dict] | None = None) -> dict:
+    """Press the lobby's buttons (firmware/doodle/lobby.py) from the choice `current` (as
+    lobby_of reads it) to `want` ({"game", "players"} and that game's options; options left out
+    stay as they are). Returns the choice made. The lobby keeps each game's options, and shows
+    only the chosen game's: `read(game)` reads the lobby once it shows `game` (without it the
+    options of another game are taken to be a fresh console's)."""
+    game, players = want["game"], want["players"]
+    if game not in GAMES:
+        raise BotError(f"{game!r} is not a game of the console's lobby ({', '.join(GAMES)})")
+    low, high = PLAYERS.get(game, (1, 5))
+    if not low <= players <= high:
+        raise BotError(f"{game} is played by {low} to {high} players, not {players}")
+    now = dict(DEFAULT_LOBBY, **current)
+    steps = (GAMES.index(game) - GAMES.index(now["game"])) % len(GAMES)
+    for _ in range(steps):
+        press("D0")
+    if steps and read is not None:
+        now = dict(DEFAULT_LOBBY, **read(game))
+    elif steps:                                # the lobby fits the players and options to the game
+        plow, phigh = PLAYERS.get(game, (1, 5))
+        now["players"] = min(phigh, max(plow, now["players"]))
+        if game in SIX_BY_SIX or game not in EDITIONS:
+            now["control"] = False
+        if game == "puzzle" and now["players"] == 8 and now["var"] == "behave":
+            now["var"] = ""
+    now["game"] = game
+    var = want.get("var", now["var"])
+    if game == "puzzle" and players == 8 and var == "behave":
+        raise BotError("Baddy, Please Behave is played by 3 to 7 players (P9)")
+    if game == "puzzle" and now["var"] == "behave" and players == 8:
+        press("PASS")                          # Behave off first: 8 players are refused with it
+        now["var"] = "showdown"
+    if now["players"] != players:
+        if game == "puzzle" and players >= 6:
+            if now["players"] >= 6:
+                press("D5")              # D6 counts on from 6 (7, 8, 6): start below it
+            for _ in range(players - 5):
+                press("D6")
+        else:
+            press(f"D{players}")
+        now["players"] = players
+    if game == "deadly":
+        if want.get("map", now["map"]) != now["map"]:
+            press("PASS")
+            now["map"] = want["map"]
+        if want.get("rec", now["rec"]) != now["rec"]:
+            press("MENU")
+            now["rec"] = want["rec"]
+    elif game == "puzzle":
+        while now["var"] != var:
+            press("PASS")
+            k = (VARIANTS.index(now["var"]) + 1) % len(VARIANTS)
+            if VARIANTS[k] == "behave" and players == 8:
+                k += 1
+            now["var"] = VARIANTS[k]
+        if want.get("subj", now["subj"]) != now["subj"]:
+            press("MENU")
+            now["subj"] = want["subj"]
+    elif want.get("control", now["control"]) != now["control"] and game not in SIX_BY_SIX:
+        press("PASS")
+        now["control"] = want["control"]
+    return now
 
 
 def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bool = False, seed: int = 7,
@@ -246,7 +320,8 @@ def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bo
             vc.press(name, press_ms)
             time.sleep(gap_s)
 
-        t = Table(press, link.events, seed=seed, show=show, lobby=read_lobby(vc))
+        t = Table(press, link.events, seed=seed, show=show, lobby=read_lobby(vc),
+                  read=lambda game: read_lobby(vc, game=game))
         t.play_game(edition, players, control, back_to_lobby=False)  # the panel keeps the final screen
         time.sleep(1.5)  # the last acks land, and the panel shows the PC's final scores
         assert link.link is not None
