@@ -20,8 +20,8 @@ $(STUBS): $(READY) Makefile
 	$(PY) -m pip install -q --target .stubs '$(STUB_PKG)'
 	touch $(STUBS)
 
-run: $(READY)                ## log games; with no board attached, the virtual console and its panel
-	$(VENV)/bin/doodlebox log
+run: $(READY)                ## log games; with no board attached, the virtual console and its panel (WAV=timer.wav: its buzzer to a file)
+	$(VENV)/bin/doodlebox log$(if $(WAV), --wav "$(WAV)")
 
 demo: $(READY)               ## a 3-player Doodle City game played by the bot through the whole stack, then the PC's table
 	$(VENV)/bin/doodlebox demo

@@ -17,15 +17,23 @@ from doodlebox.errors import DoodleboxError, InputError
 
 
 def start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: bool = False,
-                  selftest: bool = False):
+                  selftest: bool = False, wav: Path | None = None):
     from doodlebox.virtual.console import VirtualConsole
 
     if keep_flash and flash is None:
         raise InputError("--keep-flash needs --flash DIR (the folder make flash deployed to)")
-    vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash)
+    vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav)
     if selftest:
         vc.hardware.press_for("MENU", 5000)  # held at power-on
     return vc.start()
+
+
+def wav_said(vc) -> None:
+    """After the console stopped: what --wav wrote (or why it stopped writing)."""
+    w = vc.wav
+    if w is None:
+        return
+    print(f"wav: {w.path}: {w.seconds:.1f} s, {w.notes} note(s)" + (f"; {w.error}" if w.error else ""), flush=True)
 
 
 def log(args: argparse.Namespace) -> int:
@@ -45,9 +53,12 @@ def log(args: argparse.Namespace) -> int:
             print(f"console: Pico on {port}")
         else:
             seed = args.seed if args.seed is not None else int(time.time())
-            vc = start_virtual("cpython" if args.cpython else "vm", seed, paths.data_dir() / "virtual-flash")
+            vc = start_virtual("cpython" if args.cpython else "vm", seed, paths.data_dir() / "virtual-flash",
+                               wav=args.wav)
             port = vc.port
             print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
+    if vc is None and args.wav is not None:
+        print(f"note: --wav {args.wav} is ignored: the console on {port} is a board, heard through its own buzzer")
     db = database(args)
     print(f"store: {db}")
     if hasattr(signal, "SIGXFSZ"):   # a file size limit (ulimit -f): a write error to report, not a kill
@@ -87,6 +98,7 @@ def log(args: argparse.Namespace) -> int:
         link.stop()
         if vc is not None:
             vc.stop()
+            wav_said(vc)
         if link.link is not None:
             n = link.link.counts
             print(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)")
@@ -114,7 +126,8 @@ def _printer(link, stop: threading.Event, describe, verdict_lines, verdict_type)
 def sim(args: argparse.Namespace) -> int:
     """Prints `pty: PATH`; with a terminal the keys press buttons, else stdin takes commands
     (virtual/commands.py)."""
-    vc = start_virtual("cpython" if args.cpython else "vm", args.seed, args.flash, args.keep_flash, args.selftest)
+    vc = start_virtual("cpython" if args.cpython else "vm", args.seed, args.flash, args.keep_flash, args.selftest,
+                       args.wav)
     print(f"pty: {vc.port}", flush=True)
     try:
         if sys.stdin.isatty():
@@ -128,6 +141,7 @@ def sim(args: argparse.Namespace) -> int:
         return 0 if vc.error is None else 1
     finally:
         vc.stop()
+        wav_said(vc)
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -181,6 +195,7 @@ def _log_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed of the virtual console's dice")
     p.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
                    help="how long to wait for the console's hello (default 10)")
+    _wav_argument(p, " (only with the virtual console)")
 
 
 def _sim_args(p: argparse.ArgumentParser) -> None:
@@ -190,6 +205,12 @@ def _sim_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep-flash", action="store_true",
                    help="boot what is deployed in --flash (e.g. by make flash) instead of the current firmware")
     p.add_argument("--selftest", action="store_true", help="hold MENU at power-on: the console's self-test")
+    _wav_argument(p)
+
+
+def _wav_argument(p: argparse.ArgumentParser, only: str = "") -> None:
+    p.add_argument("--wav", type=Path, metavar="FILE",
+                   help="write the buzzer's sound to FILE as it plays, to listen to (mono 16-bit WAV)" + only)
 
 
 def _demo_args(p: argparse.ArgumentParser) -> None:

@@ -26,6 +26,7 @@ from doodlebox.virtual.hardware import Hardware, load_pins
 from doodlebox.virtual.pty_port import PtyPort
 
 if TYPE_CHECKING:
+    from doodlebox.virtual.audio import WavWriter
     from doodlebox.virtual.repl import ReplDevice
 
 # What the VM runs at boot, like the Pico: main.py from the flash. Automatic collections are
@@ -89,11 +90,12 @@ class VirtualConsole:
     `firmware=False` boots what is already in `flash_dir` (a deployed firmware, or nothing:
     then the REPL, like a fresh Pico) instead of laying out the current firmware files.
     `boot` is the VM's boot program (BOOT runs main.py; BENCH_BOOT reports the heap).
+    `wav`: a file the buzzer's sound is written to from start() to stop() (virtual/audio.py).
     """
 
     def __init__(self, mode: str = "vm", flash_dir: str | Path | None = None, seed: int = 1,
                  unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01", heap: str = "192K",
-                 firmware: bool = True, boot: str = BOOT):
+                 firmware: bool = True, boot: str = BOOT, wav: str | Path | None = None):
         if mode not in ("vm", "cpython"):
             raise ValueError(f"mode must be 'vm' or 'cpython', not {mode!r}")
         self.mode = mode
@@ -117,6 +119,8 @@ class VirtualConsole:
         self._device: ReplDevice | None = None
         self._thread: threading.Thread | None = None
         self.started_at = 0.0
+        self.wav_path = Path(wav) if wav is not None else None
+        self.wav: WavWriter | None = None   # writing the buzzer's sound while the console runs
 
     @property
     def port(self) -> str:
@@ -129,6 +133,10 @@ class VirtualConsole:
 
     def start(self) -> VirtualConsole:
         self.flash.mkdir(parents=True, exist_ok=True)
+        if self.wav_path is not None and self.wav is None:
+            from doodlebox.virtual.audio import WavWriter
+
+            self.wav = WavWriter(self.wav_path, self.hardware.buzzer)
         lay_out_flash(self.flash, compiled=self.mode == "vm", firmware=self.firmware)
         self.pty = PtyPort()
         self.hardware.attach_usb(self._usb_read, self.pty.write)
@@ -162,7 +170,16 @@ class VirtualConsole:
                     raise Stopped("KeyboardInterrupt")
                 return fn(*args)
             return wrapper
-        return {name: stoppable(fn) for name, fn in self.hardware.host_functions().items()}
+        fns = self.hardware.host_functions()
+        wav = self.wav
+        if wav is not None:   # each change of the buzzer's pin ends a span of sound: to the file
+            pwm = fns["hw_pwm"]
+
+            def hw_pwm(*args):
+                pwm(*args)
+                wav.update()
+            fns["hw_pwm"] = hw_pwm
+        return {name: stoppable(fn) for name, fn in fns.items()}
 
     def _guard(self, target) -> None:
         try:
@@ -278,6 +295,8 @@ class VirtualConsole:
             self._thread.join(timeout=10)
         if self.pty is not None:
             self.pty.close()
+        if self.wav is not None:
+            self.wav.close()
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
