@@ -172,6 +172,40 @@ def test_a_killed_process_leaves_a_file_that_plays_up_to_the_last_change(tmp_pat
             assert_tone(part, freq, end - start, f"{start}-{end} s")
 
 
+FULL_DISK = """
+import resource, signal, sys, wave
+sys.path.insert(0, {host!r})
+from doodlebox.virtual.audio import WavWriter
+from doodlebox.virtual.hardware import Buzzer
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)     # a file size limit: writes fail with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (100000, 100000))
+clock = [0.0]
+buzzer = Buzzer(17, lambda: clock[0])
+w = WavWriter({path!r}, buzzer)
+buzzer.set(440, 32768)
+w.update()
+clock[0] = 3.0                                     # 3 s of sound: 132 KB, more than the disk takes
+buzzer.set(440, 0)
+w.update()                                         # must not raise: the console runs on
+print(w.error)
+print(w.closed)
+w.close()
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs a file size limit (POSIX)")
+def test_a_write_that_fails_stops_the_writing_not_the_console(tmp_path):
+    path = tmp_path / "full.wav"
+    proc = subprocess.run([sys.executable, "-c", FULL_DISK.format(host=str(ROOT / "host"), path=str(path))],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    error, closed = proc.stdout.splitlines()
+    assert error.startswith(f"{path}: writing stopped after 2.0 s") and closed == "True", proc.stdout
+    params, s = samples(path)           # what was written before the failure still plays
+    assert params.nframes == len(s) == 2 * RATE
+    assert_tone(s, 440, 2.0, "before the disk was full")
+
+
 def test_a_file_that_cannot_be_written_is_one_line(tmp_path):
     buzzer = Buzzer(17, Clock())
     with pytest.raises(InputError, match="there is no folder"):
