@@ -227,6 +227,63 @@ def test_log_with_a_board_says_wav_is_ignored(tmp_path):
 
 
 # ---- the virtual console: the firmware's own tunes -------------------------------------------
+def test_every_tune_of_the_firmware_is_in_the_wav_where_it_was_played(tmp_path):
+    """Every tune in board/buzzer.py TUNES (the drawing timer's too), played by the firmware's
+    Buzzer through the guest's machine.PWM and the hardware model, on a clock ticked every
+    millisecond: each note is in the file at its frequency, exactly over the milliseconds the
+    tune gives it; rests and the gaps between tunes are silent."""
+    from board.buzzer import Buzzer as FirmwareBuzzer
+    from doodlebox.virtual.hardware import Hardware, load_pins
+    from doodlebox.virtual.vm import load_guest_modules
+
+    clock = Clock()
+    hw = Hardware(load_pins(), clock=clock)
+    machine = load_guest_modules(hw.call)["machine"]
+    path = tmp_path / "tunes.wav"
+    w = WavWriter(path, hw.buzzer)
+    hw.hw_pwm = _then(hw.hw_pwm, w.update)  # type: ignore[method-assign]  # as the virtual console wires it
+    buzzer = FirmwareBuzzer(machine.PWM(machine.Pin(hw.buzzer.pin), freq=1000, duty_u16=0))
+    now = 0
+    spans: list[tuple[int, int, int, str]] = []   # (from ms, to ms, freq or 0, tune)
+
+    def run(ms: int) -> None:
+        nonlocal now
+        for _ in range(ms):
+            now += 1
+            clock.t = now / 1000
+            buzzer.tick(now)
+
+    for name, tune in TUNES.items():
+        run(100)                   # a gap of silence between tunes
+        buzzer.play(name, now)
+        t = now
+        for freq, ms in tune:
+            spans.append((t, t + ms, freq, name))
+            t += ms
+        run(t - now)
+    run(100)
+    w.close()
+    _, s = samples(path)
+    assert len(s) == round(now / 1000 * RATE)
+    sounding = [False] * len(s)
+    for a, b, freq, name in spans:
+        i, j = round(a / 1000 * RATE), round(b / 1000 * RATE)
+        if freq:
+            assert_tone(s[i:j], freq, (j - i) / RATE, f"{name}: {freq} Hz at {a} ms")
+            sounding[i:j] = [True] * (j - i)
+    assert not any(v for v, on in zip(s, sounding) if not on), "sound in a rest or between tunes"
+    assert w.notes == sum(1 for k, (_a, _b, f, _n) in enumerate(spans)
+                          if f and (k == 0 or spans[k - 1][2] != f or spans[k - 1][1] != spans[k][0]))
+
+
+def _then(fn, after):
+    def both(*args):
+        out = fn(*args)
+        after()
+        return out
+    return both
+
+
 def tones_in_order(s, notes: list[int], window: float = 0.04) -> list[int]:
     """The notes heard in the file, in order: each window of fully sounding samples given the
     nearest of ``notes`` by its zero crossings, repeats merged."""
