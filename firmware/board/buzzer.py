@@ -12,7 +12,17 @@ TUNES = {
     # the self-test (board/selftest.py): C major up an octave, C5..C6
     "scale": ((523, 120), (587, 120), (659, 120), (698, 120), (784, 120), (880, 120), (988, 120),
               (1047, 120)),
+    # Doodle Puzzle's drawing minute (doodle/puzzle.py): it starts, a beep a second in the last
+    # 10 s, the alarm at 0 (high and low in turn, 1.2 s: like nothing else), paused, resumed
+    "go": ((784, 80), (1047, 160)),
+    "tick": ((2093, 40),),
+    "alarm": ((2349, 150), (1568, 150), (2349, 150), (1568, 150), (2349, 150), (1568, 150), (2349, 300)),
+    "pause": ((1047, 80), (659, 120)),
+    "resume": ((659, 80), (1047, 120)),
 }
+# tunes that cut in at once, whatever is playing: a refusal is heard immediately, and the
+# minute's beeps and alarm sound on the second, never after a tune queued before them
+CUT_IN = ("refuse", "tick", "alarm")
 DUTY = 32768  # 50 % for a square wave
 
 
@@ -24,9 +34,9 @@ class Buzzer:
         self.pwm.duty_u16(0)
 
     def play(self, name, now):
-        """Queue a tune; a refusal cuts in at once so it is heard immediately."""
+        """Queue a tune; a refusal and the timer's tunes cut in at once (CUT_IN)."""
         tune = TUNES.get(name, ())
-        if name == "refuse":
+        if name in CUT_IN:
             self._notes = list(tune)
             self._until = 0
         else:

@@ -1,0 +1,273 @@
+# doodlebox Doodle Puzzle's panel: the screen during a game and the final table, as lines of
+# text (title first, at most 12 more of 37 characters; "!" before a line draws it on a black
+# bar), from doodle/puzzle.py's Game. docs/console-deadly-puzzle.md. A role is shown only while
+# its player holds the console (the pass round); Baddy's boards are never shown.
+from doodle import puzzle as P
+from doodle.link import put_int
+
+_W = bytearray(40)      # a line is written here, then made a str once
+_WV = memoryview(_W)
+_MARK = (b".", b"v", b"x")   # a round's mark: not scored, check mark, cross
+_ROLE = {P.STAR: b"star Drawy", P.DRAWY: b"Drawy", P.BADDY: b"Baddy", P.GUESSY: b"Guessy"}
+TOTAL_AT = 30           # the column of a Scorecard's total
+
+
+def _b(n, data):
+    """Write bytes (or an ASCII str) at n, clipped to the line; the position after them."""
+    k = min(len(data), len(_W) - n)
+    if k > 0:
+        _W[n:n + k] = data[:k] if k < len(data) else data
+    return n + max(k, 0)
+
+
+def _i(n, v):
+    return put_int(v, _W, n) if n < len(_W) - 4 else n
+
+
+def _seat(n, p):
+    return _i(_b(n, b"P"), p + 1)
+
+
+def _text(n):
+    return str(_WV[:n], "ascii")
+
+
+def _line(*parts):
+    """A line of bytes and ints (an int is written as digits)."""
+    n = 0
+    for x in parts:
+        n = _i(n, x) if isinstance(x, int) else _b(n, x)
+    return _text(n)
+
+
+def _title(g):
+    if g.phase == P.MINUTE:
+        n = _b(_i(_b(0, b"Time: "), g.left), b" s")
+        return _text(_b(n, b" PAUSED") if g.paused() else n)
+    if not g.round:
+        return "Doodle Puzzle"
+    return _line(b"Puzzle R", g.round, b"/5")
+
+
+def _order(g, head):
+    """The placing order, the placer now in brackets."""
+    n = _b(0, head)
+    for k in range(P.SLOTS):
+        now = g.phase == P.PLACE and k == g.placed
+        n = _b(n, b" [" if now else b" ")
+        n = _seat(n, g.placers[k])
+        if now:
+            n = _b(n, b"]")
+    return _text(n)
+
+
+def _slots(g):
+    n = _b(0, b"Slots")
+    for s in range(P.SLOTS):
+        n = _i(_b(n, b" "), s + 1)
+        n = _b(n, b":")
+        who = g.slots[s]
+        n = _seat(n, who - 1) if who else _b(n, b"-")
+    return _text(n)
+
+
+def _entry_hint(g, seven):
+    if g.high:
+        return "7-12: D1-D6   (PASS: back)"
+    return "D1-D6, or D0 then D1-D6 for %s" % seven
+
+
+def _points(g, pc):
+    """Every player's total: the PC's when it sent them for this game."""
+    if pc is not None and pc[0] == g.number and len(pc[2]) == g.players:
+        return pc[2]
+    return g.points()
+
+
+def _card_line(g, p, pts):
+    """A player's Scorecard: a mark per round, the Showdown's slashes, the total."""
+    n = _b(_seat(0, p), b" ")
+    for r in range(P.ROUNDS):
+        n = _b(_b(n, b" "), _MARK[g.marks[r * g.players + p]])
+    if g.showdown:
+        n = _i(_b(n, b"  /+"), g.s_right[p])
+        n = _i(_b(n, b" -"), g.s_wrong[p])
+        n = _i(_b(n, b" -"), g.s_baddy[p])
+    t = pts[p]
+    col = TOTAL_AT - (3 if t < 0 or t > 9 else 2)
+    while n < col:
+        _W[n] = 32
+        n += 1
+    return _text(_i(_b(n, b" "), t))
+
+
+def _shared_line(g, pts):
+    n = _b(0, b"Shared card:")
+    for r in range(P.ROUNDS):
+        n = _b(_b(n, b" "), _MARK[g.shared[r]])
+    return _text(_b(_i(_b(n, b"  "), pts[0]), b" points"))
+
+
+def _result(g):
+    """What the last round came to (the scoreboard's head)."""
+    n = _b(_i(_b(0, b"Round "), g.round), b": guess ")
+    n = _b(n, b"right" if g.right else b"wrong")
+    if g.challenged:
+        n = _b(_i(_b(n, b", board "), g.challenged), b" won" if g.won else b" lost")
+    elif g.showdown and not g.right:
+        n = _b(n, b", no challenge")
+    return _text(n)
+
+
+def _body(g, pc, out):
+    ph = g.phase
+    if ph == P.DEAL:
+        if not g.round:
+            out.append(_line(g.players, b" players, ", b"Behave" if g.behave else b"Showdown" if g.showdown
+                             else b"base game", b", ", b"beginner" if g.subj == "beginner" else b"standard"))
+            out.append("ROLL deals the roles of round 1")
+            return
+        out.append(_line(b"ROLL deals round ", g.round + 1))
+        _scoreboard(g, pc, out)
+        return
+    if ph == P.ROLES:
+        if g.shown:
+            out.append(_text(_b(_b(_seat(0, g.seat), b": you are "), _ROLE[g.roles[g.seat]])))
+            out.append("PASS hides it")
+        else:
+            out.append(_text(_b(_seat(0, g.seat), b": PASS shows your role")))
+            out.append("(the others look away)")
+        return
+    star = _text(_b(_seat(0, g.star), b" is the star Drawy"))
+    if ph == P.NUMBER:
+        out.append(star)
+        out.append(_text(_b(_seat(0, g.star), b": choose a number 1-12")))
+        out.append(_entry_hint(g, "7-12"))
+        return
+    if ph == P.SUBJECT:
+        out.append(star)
+        out.append(_line(b"Subject card ", g.card, b", number ", g.num))
+        out.append("ROLL: start the minute")
+        out.append("MENU: set it aside, choose again")
+        return
+    if ph == P.MINUTE:
+        out.append(_line(b"Drawing: card ", g.card, b", number ", g.num))
+        out.append("PAUSED   (MENU: go on)" if g.paused() else "Drawys draw!   (MENU: pause)")
+        out.append(_order(g, b"Then placing:"))
+        return
+    if ph == P.PLACE:
+        out.append(_text(_b(_seat(0, g.placers[g.placed]), b": place a board, slot? D1-D6")))
+        out.append(_order(g, b"Order:"))
+        out.append(_slots(g))
+        return
+    if ph == P.SEAT:
+        out.append("Baddy's Mischief (Guessy: eyes shut)")
+        out.append("Baddy: your seat number?")
+        out.append(_entry_hint(g, "7-8"))
+        return
+    if ph == P.ERASE or ph == P.DRAW:
+        out.append("Baddy is choosing")
+        out.append("erase on a board?" if ph == P.ERASE else "draw on a board?")
+        out.append("D0: ROLL for none   (PASS: back)" if g.high else "D1-D6, or D0 then ROLL: none")
+        return
+    if ph == P.GUESS:
+        out.append(_text(_b(_seat(0, g.guessy), b" (Guessy) guesses aloud")))
+        out.append("ROLL: right   PASS: wrong")
+        return
+    if ph == P.CHALLENGE:
+        out.append(_text(_b(_seat(0, g.guessy), b": challenge Baddy's board?")))
+        out.append("D1-D6: the board   PASS: no")
+
+
+def _scoreboard(g, pc, out):
+    pts = _points(g, pc)
+    out.append(_result(g))
+    if g.behave:
+        out.append(_shared_line(g, pts))
+        return
+    for p in range(g.players):
+        out.append(_card_line(g, p, pts))
+
+
+def game(g, notice, pc, link_line):
+    """The screen during a game: built again only when the game's version (or the PC's
+    scores) changed; the notice and the link line are added as they are."""
+    key = g.version * 2 + (1 if pc is not None and pc[0] == g.number else 0)
+    body = g.lines
+    if g.lines_at != key or g.lines_pc is not pc:
+        g.lines_at = key
+        g.lines_pc = pc
+        del body[:]
+        body.append(_title(g))
+        _body(g, pc, body)
+    out = g.out
+    del out[:]
+    for s in body:
+        out.append(s)
+    if notice:
+        out.append("!" + notice)
+    out.append(link_line)
+    return out
+
+
+def wrap(text, width=37):
+    """Words into lines of at most `width` characters."""
+    lines = []
+    line = ""
+    for w in text.split():
+        if line and len(line) + 1 + len(w) > width:
+            lines.append(line)
+            line = w
+        else:
+            line = line + " " + w if line else w
+    if line:
+        lines.append(line)
+    return lines
+
+
+# Baddy, Please Behave: the rulebook's evaluation of the shared Scorecard, by its check marks
+# (the same words as host/doodlebox/rules/puzzle/sentences.py VERDICTS)
+VERDICTS = (
+    "Good effort! But it seems like you might have painted yourselves into a corner... Don't lose heart! "
+    "The goal is fun and learning, so keep those markers moving!",
+    "There might be a need for some imagination to connect the drawings with the subject, but at least you "
+    "reached a basic consensus. Future rounds look promising!",
+    "It seems like you're starting to grasp the abstract essence of art! The reasoning process might be a "
+    "bit... unique, but your teamwork is getting better!",
+    "You've completed half the journey! This is the perfect blend of Picasso and detective stories! Keep up "
+    "the teamwork!",
+    "You're almost dual champions of art and logic! Your team dynamics are simply impressive!",
+    "Master level unlocked! You've reached the pinnacle of art and intuition! Are you sure you weren't "
+    "secretly using telepathy to solve the puzzles?",
+)
+
+
+def winners(pts):
+    best = max(pts)
+    return [p for p in range(len(pts)) if pts[p] == best]
+
+
+def final(g, pc):
+    """The final table: every total, highest first, and the winners (ties share); in Behave
+    the shared Scorecard and the rulebook's verdict."""
+    pts = _points(g, pc)
+    lines = ["Puzzle over",
+             "Ended after round 5" if g.ended == "rounds" else "Ended in round %d (menu)" % g.round]
+    if g.behave:
+        checks = 0
+        for m in g.shared:
+            if m == P.CHECK:
+                checks += 1
+        lines.append(_shared_line(g, pts))
+        lines.extend(wrap(VERDICTS[checks]))
+    else:
+        won = winners(pts)
+        order = sorted(range(g.players), key=lambda p: -pts[p])
+        for k in range(len(order)):
+            p = order[k]
+            lines.append("%d. P%d %4d%s" % (k + 1, p + 1, pts[p], "  winner" if p in won else ""))
+        if len(won) > 1:
+            lines.append("Tied: the victory is shared")
+    lines.append("Scores by the %s" % ("PC" if pts is not g.points() else "console"))
+    lines.append("ROLL: back to the lobby")
+    return lines
