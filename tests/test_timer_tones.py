@@ -214,7 +214,7 @@ def test_pause_and_resume_shift_the_beeps_and_the_alarm(console):
     g = c.app.game
     pauses = []
     for running_at, hold in ((20000, 7300), (55500, 2250)):
-        c.run(70000, until=lambda: g.running(c.now) >= running_at - 40)
+        c.run(70000, until=lambda at=running_at: g.running(c.now) >= at - 40)
         c.press("MENU")
         assert g.paused()
         a = [n for n in c.tones(start) if n[1] == PAUSE_HZ][-1][0]     # heard when MENU was read
