@@ -6,6 +6,7 @@ fresh from the flash folder and removed from `sys.modules` afterwards.
 """
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from collections.abc import Callable
@@ -47,7 +48,9 @@ def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
         uninstall_guest_modules({"random": saved["random"]})  # the host keeps its own random
         # as main.py: the self-test when MENU is held at boot, else the game
         console = selftest.SelfTest(board) if selftest.held_at_boot() else loop.Loop(board)
-        console.run()
+        while True:            # as main.py: run() returns for a collection between steps; a
+            console.run()      # host call raises Stopped when the console is stopped
+            gc.collect()
     finally:
         sys.path.remove(str(flash))
         for name in set(sys.modules) - before:

@@ -1,10 +1,13 @@
 """A `framebuf` for running the firmware under CPython (`doodlebox sim --cpython`) only.
 
-MONO_VLSB with fill, pixel, fill_rect, hline, vline, rect and text. CPython has no 8x8 font,
-so text() draws each character as a 6x7 block: the layout is right, the letters are not.
+MONO_VLSB with fill, pixel, fill_rect, hline, vline, line, rect and text. The letters are
+MicroPython's own 8x8 font, as the VM's framebuf draws them (virtual/screen.py `font()` has the
+VM draw each printable character once per process), so the panel reads the same in both modes.
 The MicroPython VM mode uses the real framebuf.
 """
 from __future__ import annotations
+
+import functools
 
 MONO_VLSB = 0
 
@@ -52,7 +55,37 @@ class FrameBuffer:
         self.vline(x, y, h, c)
         self.vline(x + w - 1, y, h, c)
 
+    def line(self, x0: int, y0: int, x1: int, y1: int, c: int) -> None:
+        dx, dy = abs(x1 - x0), -abs(y1 - y0)
+        sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
+        err = dx + dy
+        while True:
+            self.pixel(x0, y0, c)
+            if x0 == x1 and y0 == y1:
+                return
+            e2 = 2 * err
+            if e2 >= dy:
+                err += dy
+                x0 += sx
+            if e2 <= dx:
+                err += dx
+                y0 += sy
+
     def text(self, s: str, x: int, y: int, c: int = 1) -> None:
+        glyphs = _glyphs()
         for k, ch in enumerate(s):
-            if ch != " ":
-                self.fill_rect(x + 8 * k + 1, y, 6, 7, c)
+            cols = glyphs.get(ch)
+            if cols is None:
+                continue
+            for cx, col in enumerate(cols):
+                for r in range(8):
+                    if col >> r & 1:
+                        self.pixel(x + 8 * k + cx, y + r, c)
+
+
+@functools.cache
+def _glyphs() -> dict[str, bytes]:
+    """Each printable character's 8 columns (bit r of a column is row r), from the VM's font."""
+    from doodlebox.virtual.screen import font
+
+    return {ch: cols for cols, ch in font().items()}
