@@ -10,6 +10,13 @@
 # at y=19 with a 9 px pitch when they fit (up to 12 lines), else an 8 px pitch (13 lines);
 # 14 lines are packed at an 8 px pitch from y=16 with no rule. A line starting with "!" is
 # drawn white on a black bar (the "!" is not shown).
+#
+# A line starting with "%" is a row of card pictures (Deadly Doodles, docs/console-deadly-puzzle.md)
+# and takes the room of CARD_SLOTS lines: each character one card, a CARD x CARD px room outline
+# from the line's top, CARD_STEP px apart from x=CARD_X. A hex digit is a path segment: a 3 px
+# line from the centre to each open side (its bits: N 1, E 2, S 4, W 8), a dead end (one side)
+# with a square stop at the centre; "X" a Trap (the two diagonals), "+" a Draw 2 (a plus and
+# "2"). Every card but a Draw 2 has its number (1, 2, ... in order) under it, from y+CARD+1.
 
 import framebuf
 
@@ -19,6 +26,11 @@ TITLE_CHARS = 18
 LINE_CHARS = 37
 RULE_Y = 17
 BODY_Y = 19
+CARD = 23          # a card picture's side (odd: a centre pixel)
+CARD_STEP = 36     # from one card to the next
+CARD_X = 4         # the first card's left edge
+CARD_SLOTS = 4     # lines a row of cards takes (31 px: the card, a gap, its number)
+_NUMBERS = "0123456789"
 
 # 4 bits -> 8 bits, every bit doubled (bit i -> bits 2i and 2i+1)
 _DOUBLE = bytes(
@@ -109,7 +121,9 @@ class Panel:
             return
         self._title(lines[0])
         body = lines[1:]
-        n = len(body)
+        n = 0
+        for s in body:
+            n += CARD_SLOTS if str(s).startswith("%") else 1
         y = BODY_Y
         h = self.height
         if y + n * 9 <= h + 1:  # the last 1 px gap may fall off the bottom
@@ -125,12 +139,57 @@ class Panel:
             if y >= self.height:
                 break
             s = str(s)
+            if s.startswith("%"):
+                self._cards(s, y)
+                y += CARD_SLOTS * pitch
+                continue
             if s.startswith("!"):
                 fb.fill_rect(0, y - 1, self.width, pitch, 0)
                 fb.text(s[1:LINE_CHARS + 1], 0, y, 1)
             else:
                 fb.text(s[:LINE_CHARS], 0, y, 0)
             y += pitch
+
+    def _cards(self, s, y):
+        """A "%" line: its cards side by side from the line's top, numbered under."""
+        x = CARD_X
+        num = 0
+        for k in range(1, len(s)):
+            if x + CARD > self.width:
+                break
+            ch = s[k]
+            if ch != "+":
+                num += 1
+            self._card(ch, x, y, num if ch != "+" else 0)
+            x += CARD_STEP
+
+    def _card(self, ch, x, y, num):
+        fb = self.fb
+        c = CARD // 2
+        fb.rect(x, y, CARD, CARD, 0)
+        if ch == "X":                       # a Trap: the two diagonals, 2 px thick
+            for t in range(3, CARD - 3):
+                fb.fill_rect(x + t, y + t, 2, 1, 0)
+                fb.fill_rect(x + CARD - 2 - t, y + t, 2, 1, 0)
+        elif ch == "+":                     # a Draw 2: "+2"
+            fb.fill_rect(x + 3, y + c - 1, 9, 3, 0)
+            fb.fill_rect(x + 6, y + c - 4, 3, 9, 0)
+            fb.text("2", x + 13, y + c - 3, 0)
+        else:
+            m = "0123456789abcdef".find(ch)
+            if m > 0:
+                if m & 1:
+                    fb.fill_rect(x + c - 1, y, 3, c + 2, 0)
+                if m & 2:
+                    fb.fill_rect(x + c - 1, y + c - 1, c + 2, 3, 0)
+                if m & 4:
+                    fb.fill_rect(x + c - 1, y + c - 1, 3, c + 2, 0)
+                if m & 8:
+                    fb.fill_rect(x, y + c - 1, c + 2, 3, 0)
+                if m in (1, 2, 4, 8):       # a dead end: a stop at the centre
+                    fb.fill_rect(x + c - 3, y + c - 3, 7, 7, 0)
+        if 0 < num < 10:
+            fb.text(_NUMBERS[num], x + c - 3, y + CARD + 1, 0)
 
     def _title(self, s):
         # draw at 1x into the scratch buffer, then double: each scratch byte is one column

@@ -1,8 +1,10 @@
 """Generate the firmware's data modules from the project's data files.
 
 `firmware/board/pins.py` comes from `hardware/pins.json` (its LED cap from the power budget in
-`hardware/parts.json`, see `doodlebox.hardware.power`) and `firmware/doodle/ed_<edition>.py`
-from `host/doodlebox/layouts/*.json`, so the pins and the sheets have one source of truth.
+`hardware/parts.json`, see `doodlebox.hardware.power`), `firmware/doodle/ed_<edition>.py`
+from `host/doodlebox/layouts/*.json`, and `firmware/doodle/deadly_a.py` and `deadly_b.py` (a
+Deadly Doodles map side and the default deck) from `deadly-map-*.json` and `deadly-deck.json`,
+so the pins, the sheets, the maps and the deck have one source of truth.
 Run `python -m doodlebox.firmware_data` (or `make firmware-data`); `--check` exits 1 when a
 generated file is out of date.
 """
@@ -108,11 +110,62 @@ def edition_files(layout_dir: Path | None = None) -> dict[str, Path]:
     return {ed: base / name for ed, name in layout.DEFAULT_FILES.items()}
 
 
+# Deadly Doodles: a room's contents as the console codes them (firmware/doodle/deadly.py)
+DEADLY_CONTENTS = ("", "loot", "dragon", "weapon", "monster")
+DEADLY_TRAP, DEADLY_DRAW2 = 16, 32     # a card that is not a path segment
+
+
+def deadly_module(side: str) -> str:
+    """firmware/doodle/deadly_<side>.py: one map side of Deadly Doodles and the default deck, as
+    the console needs them (docs/console-deadly-puzzle.md), from the files the PC's engine reads.
+    Only the side being played is loaded (RAM)."""
+    from doodlebox.rules.deadly import deck as decks
+    from doodlebox.rules.deadly import maps
+
+    m = maps.load(side)
+    d = decks.load()
+    if (m.columns, m.rows) != (6, 6):
+        raise ValueError(f"map side {side}: the console's buttons name 6 columns and 6 rows")
+    pairs = "ABCDEF"
+    cards = [0] + [d.shapes[k] if k in d.shapes else DEADLY_TRAP if k == decks.TRAP else DEADLY_DRAW2
+                   for k in d.kind_of[1:]]
+
+    def rows(name: str, values, comment: str, width: int = 6) -> str:
+        """NAME = (b'..' one row of the map a line, in parentheses): short lines, read as the map."""
+        data = bytes(values)
+        parts = ["b'" + "".join("\\x%02x" % v for v in data[k:k + width]) + "'" for k in range(0, len(data), width)]
+        pad = " " * (len(name) + 4)
+        return f"# {comment}\n{name} = (" + ("\n" + pad).join(parts) + ")\n"
+
+    src = f"host/doodlebox/layouts/{maps.DEFAULT_FILES[side]} and {decks.DEFAULT_FILE}"
+    lines = [HEADER.format(src=src),
+             f"# {m.name}, and the default deck ({len(cards) - 1} cards), as the console needs them\n",
+             "# (docs/console-deadly-puzzle.md). Rooms row-major, a row of the map a line (A1 B1 .. F1, A2 ..);\n",
+             "# sides N 1, E 2, S 4, W 8.\n",
+             f"SIDE = {side!r}\n",
+             f"NAME = {m.name!r}\n",
+             rows("PASSAGES", m.passages, "the sides with a passageway (to a room, or an entryway)"),
+             rows("ENTRIES", m.entries, "the sides with an entryway arrow"),
+             rows("CONTENTS", (DEADLY_CONTENTS.index(k) for k in m.contents),
+                  "0 empty, 1 Loot, 2 the Dragon, 3 a Weapon, 4 a Monster"),
+             rows("PAIRS", (pairs.index(x) if x else 0 for x in m.letters),
+                  "a Weapon's or Monster's letter, 0 A .. 5 F"),
+             f"LOOT = {len(m.loot)}\n",
+             f"DRAGON = {m.dragon}\n",
+             rows("CARDS", cards, f"card id (0 is none) -> a path segment's sides as printed, {DEADLY_TRAP} a Trap, "
+                  f"{DEADLY_DRAW2} a Draw 2", width=10)]
+    return "".join(lines)
+
+
 def targets() -> dict[Path, str]:
+    from doodlebox.rules.deadly import maps
+
     fw = paths.firmware()
     out = {fw / "board" / "pins.py": pins_module(load_pins())}
     for ed, path in edition_files().items():
         out[fw / "doodle" / f"ed_{ed}.py"] = edition_module(path)
+    for side in maps.DEFAULT_FILES:
+        out[fw / "doodle" / f"deadly_{side}.py"] = deadly_module(side)
     return out
 
 

@@ -36,6 +36,30 @@ def dice_text(vc) -> str:
     return " ".join(out)
 
 
+def card_art(line: str) -> list[str]:
+    """A "%" line (a row of card pictures, Deadly Doodles) as four rows of text: each card 3
+    characters wide (its open sides as lines, a dead end's stop "o", a Trap "X", a Draw 2
+    "+2"), its number under it."""
+    rows = ["", "", "", ""]
+    num = 0
+    for ch in line[1:]:
+        if ch == "X":
+            art = ("\\ /", " X ", "/ \\")
+        elif ch == "+":
+            art = ("   ", "+2 ", "   ")
+        else:
+            m = int(ch, 16) if ch in "0123456789abcdef" else 0
+            hub = "o" if m in (1, 2, 4, 8) else "+" if m else "?"
+            art = (" | " if m & 1 else "   ", ("-" if m & 8 else " ") + hub + ("-" if m & 2 else " "),
+                   " | " if m & 4 else "   ")
+        if ch != "+":
+            num += 1
+        for k in range(3):
+            rows[k] += art[k] + " "
+        rows[3] += (f" {num} " if ch != "+" else "   ") + " "
+    return [r.rstrip() for r in rows]
+
+
 class TerminalPanel:
     def __init__(self, vc, png_dir: Path, out=sys.stdout):
         self.vc = vc
@@ -67,7 +91,8 @@ class TerminalPanel:
             self._text = text
             print("+" + "-" * 38 + "+", file=self.out)
             for t in text:
-                print("| " + (t[1:] + " <" if t.startswith("!") else t).ljust(37)[:37] + "|", file=self.out)
+                for row in card_art(t) if t.startswith("%") else [t[1:] + " <" if t.startswith("!") else t]:
+                    print("| " + row.ljust(37)[:37] + "|", file=self.out)
             print("+" + "-" * 38 + "+", file=self.out, flush=True)
         line = self.status()
         if line != self._last:

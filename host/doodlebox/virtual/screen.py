@@ -4,7 +4,8 @@ title (drawn twice the size) and every line of the body, in MicroPython's own 8x
 The font is not copied into this project: `font()` has the MicroPython VM draw every printable
 character with its `framebuf` once per process and keeps the bitmaps. `lines(image)` then finds
 each line of text on the picture (black on white, or white on a black bar) wherever the
-firmware's panel layout put it (firmware/board/panel.py), by matching whole glyphs."""
+firmware's panel layout put it (firmware/board/panel.py), by matching whole glyphs. A row of
+card pictures (a "%" line, Deadly Doodles) is read back as the "%" line that drew it."""
 from __future__ import annotations
 
 import binascii
@@ -46,10 +47,20 @@ def _cell(image, x: int, y: int, scale: int, ink: int) -> bytes:
     return bytes(cols)
 
 
+def _clear(image, r: int, end: int, ink: int) -> bool:
+    """Row r (next to a line) has none of the line's ink, or is one colour all along: a black
+    bar's edge (the line on it, or the next one) is not a glyph cut a few rows off."""
+    if not 0 <= r < len(image):
+        return True
+    row = image[r][:end]
+    return ink not in row or row.count(row[0]) == len(row)
+
+
 def read_line(image, y: int, scale: int = 1) -> str | None:
     """The text at row y, or None if what is there is not a line of glyphs (black on white,
     or white on black): every cell across the picture a glyph, and no ink in the rows just
-    above and below the line (so a line is not read a few rows off)."""
+    above and below the line but a bar's edge (so a line is not read a few rows off; a line
+    next to a black bar, or on one, is read)."""
     glyphs = font()
     width = len(image[0]) if image else 0
     h = 8 * scale
@@ -63,9 +74,54 @@ def read_line(image, y: int, scale: int = 1) -> str | None:
         else:
             s = "".join(text).rstrip()
             end = len(s) * h
-            if s and all(not (0 <= r < len(image)) or ink not in image[r][:end] for r in (y - 1, y + h)):
+            if s and all(_clear(image, r, end, ink) for r in (y - 1, y + h)):
                 return s
     return None
+
+
+# a row of card pictures as firmware/board/panel.py draws it (CARD, CARD_STEP, CARD_X, CARD_SLOTS)
+CARD, CARD_STEP, CARD_X = 23, 36, 4
+FACES = "0123456789abcdef"
+
+
+def _black(image, x: int, y: int) -> bool:
+    return 0 <= y < len(image) and 0 <= x < len(image[y]) and image[y][x] == 0
+
+
+def _outline(image, x: int, y: int) -> bool:
+    """A card's room outline with its top left corner at (x, y), white just outside."""
+    if _black(image, x - 1, y) or _black(image, x + CARD, y) or _black(image, x, y - 1):
+        return False
+    for t in range(CARD):
+        if not (_black(image, x + t, y) and _black(image, x + t, y + CARD - 1) and _black(image, x, y + t)
+                and _black(image, x + CARD - 1, y + t)):
+            return False
+    return True
+
+
+def card_at(image, x: int, y: int) -> str:
+    """The character of the card picture at (x, y): a hex digit (its open sides), "X" a Trap,
+    "+" a Draw 2, "?" a picture that is none of them."""
+    c = CARD // 2
+    if _black(image, x + 5, y + 5) and _black(image, x + CARD - 6, y + 5) and _black(image, x + c, y + c):
+        return "X"                  # the diagonals (a path's lines never reach a room's corner)
+    if _black(image, x + 7, y + c - 3) and _black(image, x + 4, y + c):
+        return "+"                  # the plus's upright, left of where a path's lines run
+    arms = ((c, 4), (CARD - 5, c), (c, CARD - 5), (4, c))     # the middle of each side's line: N E S W
+    m = sum(1 << k for k, (dx, dy) in enumerate(arms) if _black(image, x + dx, y + dy))
+    if m:
+        return FACES[m]
+    return "?"
+
+
+def card_row(image, y: int) -> str | None:
+    """The "%" line of the card pictures whose tops are at row y, or None if there are none."""
+    out = []
+    x = CARD_X
+    while x + CARD <= (len(image[0]) if image else 0) and _outline(image, x, y):
+        out.append(card_at(image, x, y))
+        x += CARD_STEP
+    return "%" + "".join(out) if out else None
 
 
 # where firmware/board/panel.py puts the body's lines: from y=19 at a 9 or 8 px pitch, or
@@ -83,6 +139,11 @@ def lines(image) -> list[str]:
     last = -8
     for y in _ROWS:
         if y < last + 8 or y > len(image) - 8 or not any(0 in image[r] for r in range(y, y + 8)):
+            continue
+        cards = card_row(image, y)
+        if cards is not None:
+            out.append(cards)
+            last = y + CARD + 1      # the cards' numbers are under them: the next line is below
             continue
         s = read_line(image, y)
         if s is None:

@@ -1,0 +1,41 @@
+# Generated from host/doodlebox/layouts/deadly-map-a.json and deadly-deck.json by `make firmware-data`; do not edit.
+# Deadly Doodles, map side A, and the default deck (36 cards), as the console needs them
+# (docs/console-deadly-puzzle.md). Rooms row-major, a row of the map a line (A1 B1 .. F1, A2 ..);
+# sides N 1, E 2, S 4, W 8.
+SIDE = 'a'
+NAME = 'Deadly Doodles, map side A'
+# the sides with a passageway (to a room, or an entryway)
+PASSAGES = (b'\x06\x0d\x06\x0a\x0f\x0c'
+            b'\x03\x0f\x0d\x06\x0f\x0f'
+            b'\x06\x0f\x0b\x0d\x07\x0d'
+            b'\x0f\x0f\x0e\x0b\x0d\x05'
+            b'\x07\x09\x07\x0e\x0b\x0d'
+            b'\x03\x0a\x0f\x09\x02\x0d')
+# the sides with an entryway arrow
+ENTRIES = (b'\x00\x01\x00\x00\x01\x00'
+           b'\x00\x00\x00\x00\x00\x02'
+           b'\x00\x00\x00\x00\x00\x00'
+           b'\x08\x00\x00\x00\x00\x00'
+           b'\x00\x00\x00\x00\x00\x00'
+           b'\x00\x00\x04\x00\x00\x04')
+# 0 empty, 1 Loot, 2 the Dragon, 3 a Weapon, 4 a Monster
+CONTENTS = (b'\x03\x00\x00\x01\x00\x04'
+            b'\x00\x04\x00\x00\x03\x00'
+            b'\x01\x00\x03\x02\x00\x04'
+            b'\x00\x03\x00\x00\x04\x01'
+            b'\x04\x00\x04\x00\x03\x00'
+            b'\x00\x01\x00\x03\x00\x00')
+# a Weapon's or Monster's letter, 0 A .. 5 F
+PAIRS = (b'\x00\x00\x00\x00\x00\x01'
+         b'\x00\x02\x00\x00\x03\x00'
+         b'\x00\x00\x01\x00\x00\x04'
+         b'\x00\x04\x00\x00\x00\x00'
+         b'\x03\x00\x05\x00\x02\x00'
+         b'\x00\x00\x00\x05\x00\x00')
+LOOT = 4
+DRAGON = 15
+# card id (0 is none) -> a path segment's sides as printed, 16 a Trap, 32 a Draw 2
+CARDS = (b'\x00\x05\x05\x05\x05\x05\x05\x05\x05\x03'
+         b'\x03\x03\x03\x03\x03\x03\x03\x03\x03\x07'
+         b'\x07\x07\x07\x07\x07\x0f\x0f\x0f\x0f\x01'
+         b'\x01\x01\x01\x10\x10\x20\x20')
