@@ -623,3 +623,97 @@ def test_the_same_game_in_the_vm(players, var):
     events = [json.loads(s) for s in want[:-1]]
     assert events[-1]["k"] == "end" and events[-1]["why"] == "rounds"
     assert sum(e["k"] == "timer" for e in events) == 5
+
+
+# -- the bot (host/doodlebox/bot_puzzle.py) on the firmware's whole core ----------------------
+
+class SimConsole:
+    """The firmware's App (lobby, journal, link, the game) under CPython on a simulated clock:
+    `press` is a button, `get(timeout)` the next event the console sends (the host's side:
+    frames decoded and acknowledged), letting simulated time pass until one comes."""
+
+    def __init__(self, seed: int):
+        from doodle.app import App
+
+        rng = random.Random(seed)
+        self.app = App(rng.randrange, boot=1, uid="b0b")
+        self.now = 0
+        self.waiting: list[dict] = []
+        self.step(100)
+
+    def step(self, ms: int) -> None:
+        from doodle import link
+
+        end = self.now + ms
+        while self.now < end:
+            self.now += min(10, end - self.now)
+            app = self.app
+            app.tick(self.now)
+            app.tones()
+            app.screen()
+            if app.collect_wanted:
+                app.collected()
+            for line in app.serial_out().splitlines():
+                msg, why = link.decode(line)
+                assert why is None, (why, line)
+                if msg["t"] == "ev":
+                    self.waiting.append(msg["e"])
+                    app.serial_in(link.encode({"t": "ack", "boot": msg["boot"], "s": msg["s"]}), self.now)
+
+    def press(self, name: str) -> None:
+        self.step(100)
+        self.app.button(name, self.now)
+        self.step(80)
+
+    def wait(self, seconds: float) -> None:
+        self.step(int(seconds * 1000))
+
+    def get(self, timeout: float) -> dict:
+        import queue
+
+        end = self.now + int(timeout * 1000)
+        while not self.waiting:
+            if self.now >= end:
+                raise queue.Empty
+            self.step(10)
+        return self.waiting.pop(0)
+
+
+@pytest.mark.parametrize("players,var,subj", [(3, "", "standard"), (5, "showdown", "beginner"),
+                                              (7, "behave", "standard"), (8, "showdown", "standard")])
+def test_the_bot_plays_a_whole_game_on_the_console_core(players, var, subj):
+    from doodlebox import bot_puzzle
+
+    sim = SimConsole(seed=players)
+    table = bot_puzzle.Table(sim.press, sim, seed=players, wait=sim.wait, pause_s=3.5)
+    seen = table.play_game(players, var, subj)
+    kinds = Counter(e["k"] for e in seen)
+    assert kinds["roles"] == kinds["timer"] == kinds["guess"] == 5 and kinds["end"] == 1
+    assert kinds["place"] == 30 and kinds["refuse"] == table.refusals == 1
+    assert kinds["mischief"] == (0 if var == "behave" else 5)
+    assert table.final is not None and table.final["p"] == table.state.scores()
+    assert all(60000 <= m <= 60010 for m in table.minutes)
+    assert sum(e["paused"] for e in seen if e["k"] == "timer") >= 3500
+    assert sim.app.game is None                   # ROLL: back to the lobby
+
+
+@pytest.mark.parametrize("kind,field", [("end", "p"), ("place", "p"), ("timer", "end"), ("roles", "roles")])
+def test_the_bot_finds_a_console_that_disagrees(kind, field):
+    """An event that is not what the rules say is caught (the bot can fail): the console's
+    events reach the bot with one field changed."""
+    from doodlebox import bot_puzzle
+    from doodlebox.bot import BotError
+
+    class Lying(SimConsole):
+        def get(self, timeout: float) -> dict:
+            e = dict(super().get(timeout))
+            if e["k"] == kind:
+                v = e[field]
+                e[field] = [v[0] + 1] + v[1:] if isinstance(v, list) else "SSBGD" if isinstance(v, str) \
+                    else (v + 1) % 5 if kind == "place" else v + 1500
+            return e
+
+    sim = Lying(seed=3)
+    table = bot_puzzle.Table(sim.press, sim, seed=3, wait=sim.wait)
+    with pytest.raises(BotError):
+        table.play_game(5, "showdown", "standard")

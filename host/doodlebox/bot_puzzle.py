@@ -1,0 +1,246 @@
+"""A table of players for a whole game of Doodle Puzzle on a console (`doodlebox demo --edition
+puzzle`, the tests), modelled on bot.py: the bot chooses the game in the lobby, then plays it
+by pressing the console's buttons as people would (docs/console-deadly-puzzle.md): ROLL deals,
+the console goes round for each role (PASS shows, PASS hides), the star's number, the drawing
+minute (which must run out: the virtual console's clock is real time, so a game takes five
+minutes and a little more), the boards placed in the order the console shows, Baddy's seat
+and Mischief, the table's verdict, the Showdown challenge. Every choice is a legal action of
+the PC's rules engine, chosen at random, and every event the console sends is checked against
+the engine as it arrives: the deal and the subject card (the console's chance) are applied
+to the engine, the minute must be 60 s of running time, a placement must be the engine's
+player's, the one refused press of a game must come back as the engine's refusal, and the
+console's final totals (its `end` event) must be the engine's scores.
+"""
+from __future__ import annotations
+
+import queue
+import random
+import time
+from collections.abc import Callable
+
+from doodlebox.bot import PRESS_GAP_S, PRESS_MS, BotError, choose_lobby, read_lobby
+from doodlebox.rules.api import IllegalAction
+from doodlebox.rules.puzzle import engine as E
+
+ROLES = {"S": "star", "D": "drawy", "B": "baddy", "G": "guessy"}   # the `roles` event's letters
+MINUTE_TIMEOUT_S = 75.0    # the drawing minute runs out within this (60 s and the bot's own pauses)
+
+
+def number_presses(n: int) -> list[str]:
+    """How a number 1..12 is pressed: D1..D6, or D0 then D1..D6 for 7..12."""
+    if not 1 <= n <= 12:
+        raise ValueError(f"{n} is not a number from 1 to 12")
+    return [f"D{n}"] if n <= 6 else ["D0", f"D{n - 6}"]
+
+
+def board_presses(b: int) -> list[str]:
+    """A board 1..6, or 0 for none (D0 then ROLL)."""
+    return ["D0", "ROLL"] if b == 0 else [f"D{b}"]
+
+
+class Table:
+    """`press(name)` presses a console button; `events` is the queue of events the host stores
+    (runner.LinkThread.events: anything with get(timeout=)). `lobby` is the lobby's choice when
+    the bot comes to it (bot.lobby_of's dict; a fresh console's unless told), `read(game)` reads
+    it once the lobby shows `game` (bot.read_lobby). `pause_s`: once a game the bot pauses the
+    drawing minute with MENU for that long (0: never)."""
+
+    def __init__(self, press: Callable[[str], None], events, seed: int = 7, timeout: float = 20.0,
+                 show: Callable[[dict], None] = lambda e: None, lobby: dict | None = None,
+                 read: Callable[[str], dict] | None = None, wait: Callable[[float], None] = time.sleep,
+                 pause_s: float = 0.0):
+        self.press = press
+        self.events = events
+        self.rng = random.Random(seed)
+        self.timeout = timeout
+        self.show = show
+        self.lobby = lobby or {}
+        self.read = read
+        self.wait = wait
+        self.pause_s = pause_s
+        self.seen: list[dict] = []
+        self.refusals = 0
+        self.asides = 0
+        self.state: E.State | None = None
+        self.final: dict | None = None    # the console's end event
+        self.minutes: list[int] = []      # each drawing minute's running time (ms), as the console timed it
+        self.number = 0                   # the game's number (its `game` event)
+
+    # -- events -----------------------------------------------------------------------------
+    def _next_event(self, timeout: float | None = None) -> dict:
+        t = self.timeout if timeout is None else timeout
+        try:
+            e = self.events.get(timeout=t)
+        except queue.Empty:
+            raise BotError(f"no event from the console within {t:g} s") from None
+        self.seen.append(e)
+        self.show(e)
+        return e
+
+    def _await(self, kind: str, timeout: float | None = None, **want) -> dict:
+        """The next event: it must be a `kind` with the fields `want`."""
+        e = self._next_event(timeout)
+        if e.get("k") != kind or any(e.get(k) != v for k, v in want.items()):
+            raise BotError(f"the console sent {e}; the rules expected a {kind} with {want}")
+        return e
+
+    def _presses(self, names: list[str]) -> None:
+        for name in names:
+            self.press(name)
+
+    # -- a game -----------------------------------------------------------------------------
+    def play_game(self, players: int = 5, var: str = "", subj: str = "standard", refuse_once: bool = True,
+                  back_to_lobby: bool = True) -> list[dict]:
+        """Choose Doodle Puzzle in the lobby, play one game to its end; returns the events seen."""
+        state = E.Game(players, var, subj).new_state()
+        self.state = state
+        self.lobby = choose_lobby(self.press, self.lobby,
+                                  {"game": "puzzle", "players": players, "var": var, "subj": subj}, self.read)
+        self.press("ROLL")
+        g = self._next_event()
+        want = {"k": "game", "ed": "puzzle", "n": players, "var": var, "subj": subj}
+        if {k: g.get(k) for k in want} != want:
+            raise BotError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
+        self.number = g["g"]
+        refused = not refuse_once
+        paused = self.pause_s <= 0
+        while not state.is_terminal():
+            self._deal(state)
+            self._subject(state)
+            self._minute(state, pause=not paused)
+            paused = True
+            refused = self._place(state, refused)
+            if not state.game.behave:
+                self._mischief(state)
+            self._guess(state)
+        end = self._await("end", why="rounds", r=E.ROUNDS)
+        self.final = end
+        if end.get("p") != state.scores():
+            raise BotError(f"the console's totals {end.get('p')} are not the rules' {state.scores()}")
+        if back_to_lobby:
+            self.press("ROLL")
+        return self.seen
+
+    def _apply(self, state: E.State, action: E.Action, player: int | None, e: dict) -> None:
+        try:
+            state.apply(action, player)
+        except IllegalAction as exc:
+            raise BotError(f"the console sent {e}, which the rules refuse: {exc.reason} ({exc.rule})") from None
+
+    def _deal(self, state: E.State) -> None:
+        self.press("ROLL")
+        e = self._await("roles", r=state.round + 1)
+        letters = e.get("roles")
+        if not isinstance(letters, str) or any(c not in ROLES for c in letters):
+            raise BotError(f"the console dealt {e}")
+        self._apply(state, E.deal(tuple(ROLES[c] for c in letters)), None, e)
+        for _ in range(state.game.players):    # the console goes round: PASS shows, PASS hides
+            self.press("PASS")
+            self.press("PASS")
+
+    def _subject(self, state: E.State) -> None:
+        while True:
+            n = self.rng.randint(1, E.NUMBERS)
+            self._presses(number_presses(n))
+            e = self._await("subject", r=state.round, num=n)
+            self._apply(state, E.number(n), state.star, e)
+            self._apply(state, E.card(e.get("card", 0)), None, e)
+            if self.asides or self.rng.random() < 0.8:
+                return
+            self.press("MENU")                 # the table sets the subject aside (ruling P2)
+            self.asides += 1
+            self._apply(state, E.AGAIN, state.star, e)
+
+    def _minute(self, state: E.State, pause: bool) -> None:
+        self.press("ROLL")
+        if pause:
+            self.wait(self.rng.uniform(5, 20))
+            self.press("MENU")
+            self.wait(self.pause_s)
+            self.press("MENU")
+        e = self._await("timer", MINUTE_TIMEOUT_S + (self.pause_s if pause else 0), r=state.round)
+        start, end, paused = e.get("start"), e.get("end"), e.get("paused")
+        if not all(isinstance(x, int) for x in (start, end, paused)):
+            raise BotError(f"the console timed the minute as {e}")
+        assert isinstance(start, int) and isinstance(end, int) and isinstance(paused, int)
+        running = end - start - paused
+        if not E.MINUTE_MS <= running <= E.MINUTE_MS + 100:
+            raise BotError(f"the drawing minute ran {running} ms: {e}")
+        if pause and paused < self.pause_s * 1000 * 0.5:
+            raise BotError(f"the minute was paused {paused} ms, the bot paused it {self.pause_s:g} s: {e}")
+        self.minutes.append(running)
+        self._apply(state, E.drawing((start + paused, end)), state.star, e)
+
+    def _place(self, state: E.State, refused: bool) -> bool:
+        for _ in range(E.SLOTS):
+            p = state.current_player()
+            filled = [s for s in range(1, E.SLOTS + 1) if state.slots[s - 1] >= 0]
+            if not refused and filled:          # a filled slot: the console refuses it as the rules do
+                s = self.rng.choice(filled)
+                try:
+                    state.check(E.place(s), p)
+                except IllegalAction as exc:
+                    self.press(f"D{s}")
+                    self._await("refuse", r=state.round, p=p, why=exc.rule)
+                    self.refusals += 1
+                    refused = True
+                else:
+                    raise BotError(f"the rules take slot {s} twice")
+            s = self.rng.choice([a.value for a in state.legal_actions()])
+            self.press(f"D{s}")
+            e = self._await("place", r=state.round, p=p, slot=s)
+            self._apply(state, E.place(s), p, e)
+        return refused
+
+    def _mischief(self, state: E.State) -> None:
+        self._presses(number_presses(state.baddy + 1))    # Baddy's seat
+        erase = self.rng.choice([0, 0, 1, 2, 3, 4, 5, 6])
+        draw = self.rng.choice([0, 0, 1, 2, 3, 4, 5, 6])
+        self._presses(board_presses(erase) + board_presses(draw))
+        e = self._await("mischief", r=state.round, erase=erase, draw=draw)
+        if erase:
+            self._apply(state, E.erase(erase), state.baddy, e)
+        if draw:
+            self._apply(state, E.draw_on(draw), state.baddy, e)
+        if not (erase and draw):
+            self._apply(state, E.DONE, state.baddy, e)
+
+    def _guess(self, state: E.State) -> None:
+        right = self.rng.random() < 0.5
+        self.press("ROLL" if right else "PASS")
+        e = self._await("guess", r=state.round, res="right" if right else "wrong")
+        self._apply(state, E.guess(right), state.guessy, e)
+        if state.phase == E.CHALLENGE:
+            b = self.rng.choice([0, 1, 2, 3, 4, 5, 6])
+            self.press(f"D{b}" if b else "PASS")
+            e = self._await("challenge", r=state.round, board=b)
+            self._apply(state, E.challenge(b) if b else E.DECLINE, state.guessy, e)
+
+
+def play_on_console(vc, db, players: int = 5, var: str = "", subj: str = "standard", seed: int = 7,
+                    show: Callable[[dict], None] = lambda e: None, on_note: Callable[[str], None] = lambda t: None,
+                    press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S, pause_s: float = 0.0):
+    """Log a virtual console into `db` (a LinkThread) and play one whole game of Doodle Puzzle
+    on it: five drawing minutes in real time (the console's clock), so more than five minutes.
+
+    Returns (table, link counts). Raises BotError when the console misbehaves or goes quiet.
+    """
+    from doodlebox.runner import LinkThread
+
+    link = LinkThread(vc.port, db, on_note=on_note).start()
+    try:
+        if not link.wait_ready(30) or link.error:
+            raise BotError(link.error or "the virtual console did not answer")
+
+        def press(name: str) -> None:
+            vc.press(name, press_ms)
+            time.sleep(gap_s)
+
+        t = Table(press, link.events, seed=seed, show=show, lobby=read_lobby(vc),
+                  read=lambda game: read_lobby(vc, game=game), pause_s=pause_s)
+        t.play_game(players, var, subj, back_to_lobby=False)   # the panel keeps the final screen
+        time.sleep(1.5)  # the last acks land, and the panel shows the PC's final scores
+        assert link.link is not None
+        return t, dict(link.link.counts)
+    finally:
+        link.stop()
