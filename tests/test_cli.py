@@ -1,5 +1,6 @@
 """What a person sees when something is wrong: one line saying what and where; exit code 1 when
 something failed (a port, a console, a database), 2 when the input itself cannot be used."""
+import re
 from pathlib import Path
 
 import serial
@@ -71,9 +72,12 @@ def test_games_lists_what_was_stored(tmp_path):
     s.close()
     r = doodlebox("games", "--db", str(db))
     assert r.returncode == 0
-    rows = [line.split() for line in r.stdout.splitlines()[1:]]
-    assert rows[0][1:8] == ["c0ffee", "1", "1", "city", "3", "-", "1"]
-    assert [" ".join(row[10:]) for row in rows] == [
+    head, *rows = [re.split(r"\s{2,}", line.strip()) for line in r.stdout.splitlines()]
+    assert head == ["#", "date", "edition", "players", "scores", "winner", "status", "from"]
+    assert [row[2:4] for row in rows] == [["city", "P1, P2, P3"], ["suzhou", "P1, P2"], ["suzhou", "P1, P2"],
+                                           ["city", "P1"], ["city", "P1"]]
+    assert rows[0][4:] == ["-", "-", "ended (menu)", "c0ffee boot 1"]     # its log cannot be a record: no scores
+    assert [row[6] for row in rows] == [
         "ended (menu)", "resumed by #3", "abandoned, resumes #2", "abandoned", "playing"]
 
 

@@ -1,10 +1,16 @@
 """SQLite store: every console event, committed before it is acknowledged; games derived.
 
-Schema version 2 (PRAGMA user_version; a version 1 file is upgraded when opened). `(uid, boot,
-seq)` identifies an event; the store only appends the next expected event of each (uid, boot)
-stream (docs/protocol.md). Each game has a state: `playing`, `ended` (with the end's reason),
-`resumed` (another game, of a later boot, goes on with it: `continued_by`, and that game's
-`continues`) or `abandoned` (the console began a game in a later boot while it was playing).
+Schema version 3 (PRAGMA user_version; a version 1 or 2 file is upgraded when opened). `(uid,
+boot, seq)` identifies an event; the store only appends the next expected event of each (uid,
+boot) stream (docs/protocol.md). Each game has a state: `playing`, `ended` (with the end's
+reason), `resumed` (another game, of a later boot, goes on with it: `continued_by`, and that
+game's `continues`), `abandoned` (the console began a game in a later boot while it was
+playing) or `imported` (a record typed from a game played on paper: `doodlebox import`).
+
+Version 3 (docs/stored-games.md): `players` holds the names given to a game's seats
+(set_names, names), `imported` the records of imported games (their game row has no console:
+uid "", boot 0). record() is any game as a doodlebox-record/1 with its names; games() carries
+each game's names, totals and winners, from the PC's replay of that record (computed on read).
 
 Every SQLite failure is a StoreError naming the file and the cause (`cause`: locked, full,
 readonly, notadb, newer, cantopen, io); `transient` says whether waiting may cure it.
@@ -21,10 +27,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from doodlebox.errors import DoodleboxError
+from doodlebox.errors import DoodleboxError, InputError
 
-SCHEMA_VERSION = 2
-STATES = ("playing", "ended", "resumed", "abandoned")
+SCHEMA_VERSION = 3
+STATES = ("playing", "ended", "resumed", "abandoned", "imported")
+IMPORTED = ""        # the uid of an imported game's row (a console's uid is never empty)
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS consoles (
@@ -62,7 +69,16 @@ _GAMES_V2 = [
     "UPDATE games SET state = 'abandoned', ended = COALESCE(ended, :now) WHERE state = 'playing' AND EXISTS "
     "(SELECT 1 FROM games AS later WHERE later.uid = games.uid AND later.boot > games.boot)",
 ]
-OURS = {"consoles", "streams", "events", "gaps", "games"}
+# version 3: the names of a game's seats, and the records of games played on paper
+_TABLES_V3 = """
+CREATE TABLE IF NOT EXISTS players (
+    game INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (game, seat));
+CREATE TABLE IF NOT EXISTS imported (
+    game INTEGER PRIMARY KEY REFERENCES games(id), record TEXT NOT NULL, violations INTEGER NOT NULL,
+    source TEXT NOT NULL);
+"""
+OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported"}
+NAME_LENGTH = 24     # at most, in characters (the sheets and the panel have room for it)
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html)
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB, _PERM = 5, 6, 8, 10, 11, 13, 14, 26, 3
@@ -218,6 +234,52 @@ class Hello:
     behind: list[tuple[int, int, int]] = field(default_factory=list)   # (boot, console's next, store's next)
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What the PC's replay of a game's record says (games(), games_view): `totals` per seat
+    (None when the game has no record: `error` says why, e.g. a log that cannot become one),
+    the `winners`' seats (none before the rules say the game is over, and none in a solo game),
+    `finished`, how many `violations`; a solo dice game's `rank` and `achievements`, a Behave
+    game's `verdict` (Doodle Puzzle's shared scorecard)."""
+
+    totals: list[int] | None
+    winners: list[int] = field(default_factory=list)
+    finished: bool = False
+    violations: int = 0
+    rank: str = ""
+    achievements: tuple[str, ...] = ()
+    verdict: str = ""
+    error: str = ""
+
+
+def outcome_of(data: dict, source: str) -> Outcome:
+    """Replay a record (of any game: rules/games.py) and say how it stands."""
+    from doodlebox.rules.games import read_record
+
+    try:
+        rec, game = read_record(data, source)
+    except DoodleboxError as exc:
+        return Outcome(None, error=str(exc))
+    rp = game.replay(rec)
+    res = rp.state.result()
+    report = game.as_json(rp)
+    solo = len(rec.players) == 1
+    sheets = report.get("sheets") or [{}]
+    return Outcome(totals=list(res.totals), winners=list(res.winners) if rp.finished and not solo else [],
+                   finished=bool(rp.finished), violations=len(rp.violations),
+                   rank=(sheets[0].get("rank") or "") if solo else "",
+                   achievements=tuple(sheets[0].get("achievements") or ()) if solo else (),
+                   verdict=(report.get("shared") or {}).get("verdict") or "")
+
+
+class NoGame(InputError):
+    """A game that is not in the database: "FILE: no game 9 (see `doodlebox games`)"."""
+
+
+class BadNames(InputError):
+    """Names a game's seats cannot take (too many, empty, too long, twice)."""
+
+
 class Store:
     def __init__(self, path: str | Path, timeout: float = 5.0, readonly: bool = False):
         """Open (and create, or upgrade to SCHEMA_VERSION) the database at `path`; `readonly`
@@ -225,6 +287,7 @@ class Store:
         self.path = Path(path)
         self.readonly = readonly
         self.db = self._connect(timeout)
+        self._outcomes: dict[tuple, Outcome] = {}     # (game id, events, state) -> its replay's outcome
 
     def _connect(self, timeout: float) -> sqlite3.Connection:
         path = self.path
@@ -307,7 +370,8 @@ class Store:
                              f"{', '.join(sorted(others)[:5])})", "notadb")
 
     def _upgrade(self, db: sqlite3.Connection, version: int, tables: set[str]) -> None:
-        """A new file gets every table; a version 1 file its version 2 columns, in one transaction."""
+        """A new file gets every table; a version 1 file its version 2 columns, a version 2 file
+        the version 3 tables, in one transaction."""
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -318,6 +382,9 @@ class Store:
                 db.execute(_GAMES_V1)
                 for statement in _GAMES_V2:
                     db.execute(statement, {"now": time.time()} if ":now" in statement else {})
+            for statement in _TABLES_V3.split(";"):
+                if statement.strip():
+                    db.execute(statement)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -442,18 +509,183 @@ class Store:
     GAME_COLUMNS = ("id", "uid", "boot", "g", "edition", "players", "variant", "started", "ended", "end_reason",
                     "rounds", "events", "state", "continues", "continued_by", "of_boot", "of_g", "resume_at")
 
-    def games(self) -> list[dict]:
+    def games(self, results: bool = True) -> list[dict]:
+        """Every game, oldest first: its row (GAME_COLUMNS: `players` is how many, `state` its
+        status), `names` (its seats' names), `status`, `date` ("YYYY-MM-DD HH:MM", local time);
+        with `results`, also what the PC's replay of its record says (Outcome): `totals` (None
+        when it has no record yet), `winners` (names; `winner_seats` 0-based), `finished`,
+        `violations`, `rank`, `achievements`, `verdict`, `error`."""
         rows = self._read(f"SELECT {', '.join(self.GAME_COLUMNS)} FROM games ORDER BY started, id")
-        return [dict(zip(self.GAME_COLUMNS, row)) for row in rows]
+        out = []
+        for row in rows:
+            g = dict(zip(self.GAME_COLUMNS, row))
+            g["names"] = self.names(g["id"], g["players"])
+            g["status"] = g["state"]
+            g["date"] = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["started"])) if g["started"] else ""
+            if results:
+                o = self.outcome(g["id"], g)
+                g.update(totals=o.totals, winners=[g["names"][p] for p in o.winners if p < len(g["names"])],
+                         winner_seats=list(o.winners),
+                         finished=o.finished, violations=o.violations, rank=o.rank,
+                         achievements=list(o.achievements), verdict=o.verdict, error=o.error)
+            out.append(g)
+        return out
+
+    def find(self, which: int | str) -> int:
+        """The id of a game: `which` is its number as `doodlebox games` lists it, or "last"
+        (the game started last); NoGame (one line, exit 2) when there is none."""
+        if which == "last":
+            rows = self._read("SELECT id FROM games ORDER BY started DESC, id DESC LIMIT 1")
+            if not rows:
+                raise NoGame(f"{self.path}: no games stored")
+            return rows[0][0]
+        if isinstance(which, bool) or not (isinstance(which, int) or (isinstance(which, str) and which.isdigit())):
+            raise NoGame(f"{which!r} is not a game: give its number from `doodlebox games`, or last")
+        if not self._read("SELECT 1 FROM games WHERE id=?", (int(which),)):
+            raise NoGame(f"{self.path}: " + (f"no game {which} (see `doodlebox games`)" if self._read(
+                "SELECT 1 FROM games LIMIT 1") else "no games stored"))
+        return int(which)
 
     def game_log(self, which: int | str) -> GameLog | None:
-        """One game and its events: `which` is a games.id (as `doodlebox games` lists them) or
-        "last" (the game started last); None when there is no such game. A game that resumed
-        another has that game's events first (GameLog)."""
+        """One game the console played and its events: `which` is a games.id (as `doodlebox
+        games` lists them) or "last" (the console's game started last: imported games have no
+        events); None when there is no such game. A game that resumed another has that game's
+        events first (GameLog)."""
         q = "SELECT id FROM games "
-        rows = (self._read(q + "ORDER BY started DESC, id DESC LIMIT 1") if which == "last"
-                else self._read(q + "WHERE id=?", (int(which),)))
+        rows = (self._read(q + "WHERE uid != ? ORDER BY started DESC, id DESC LIMIT 1", (IMPORTED,))
+                if which == "last" else self._read(q + "WHERE id=?", (int(which),)))
         return self._log(rows[0][0]) if rows else None
+
+    def _row(self, gid: int) -> dict:
+        rows = self._read(f"SELECT {', '.join(self.GAME_COLUMNS)} FROM games WHERE id=?", (gid,))
+        if not rows:
+            raise NoGame(f"{self.path}: no game {gid} (see `doodlebox games`)")
+        return dict(zip(self.GAME_COLUMNS, rows[0]))
+
+    def record(self, which: int | str) -> dict:
+        """A game as a doodlebox-record/1 with its seats' names: a console's game made from its
+        events (console_record.to_record: ConsoleLogError when they cannot make one), an
+        imported game as it was imported. NoGame when there is no such game."""
+        gid = self.find(which)
+        data = self._record(self._row(gid))
+        names = self.names(gid, len(data["players"]))
+        if len(names) == len(data["players"]):
+            data["players"] = names
+        return data
+
+    def _record(self, row: dict) -> dict:
+        """The record of a game as it was made (the console's names P1..Pn)."""
+        if row["state"] == "imported":
+            rows = self._read("SELECT record FROM imported WHERE game=?", (row["id"],))
+            if not rows:
+                raise StoreError(f"{self.path}: game {row['id']} is imported but its record is not stored", "other")
+            data: dict = json.loads(rows[0][0])
+            return data
+        from doodlebox.console_record import to_record
+
+        return to_record(self._log(row["id"]))
+
+    def outcome(self, gid: int, row: dict | None = None) -> Outcome:
+        """What the PC's replay of game `gid`'s record says (computed once per state of the game)."""
+        row = row or self._row(gid)
+        key = (gid, row["events"], row["state"])
+        known = self._outcomes.get(key)
+        if known is None:
+            try:
+                data = self._record(row)
+            except InputError as exc:      # a log that cannot make a record (yet)
+                known = Outcome(None, error=str(exc))
+            else:
+                known = outcome_of(data, f"game {gid}")
+            self._outcomes[key] = known
+        return known
+
+    def names(self, gid: int, seats: int | None = None) -> list[str]:
+        """The names of game `gid`'s seats, "P1".."Pn" where none is stored. The games a resumed
+        game is made of share them. `seats`: how many (default: the game's players)."""
+        if seats is None:
+            seats = self._row(gid)["players"] or 0
+        stored: dict[int, str] = {}
+        for game in [gid, *sorted(self._chain(gid) - {gid})]:
+            rows = self._read("SELECT seat, name FROM players WHERE game=?", (game,))
+            if rows:
+                stored = {seat: name for seat, name in rows}
+                break
+        return [stored.get(seat, f"P{seat + 1}") for seat in range(seats)]
+
+    def _chain(self, gid: int) -> set[int]:
+        """The game `gid` and the games it resumes or that resume it (one game)."""
+        seen = {gid}
+        todo = [gid]
+        while todo and len(seen) < 64:
+            for a, b in self._read("SELECT continues, continued_by FROM games WHERE id=?", (todo.pop(),)):
+                for other in (a, b):
+                    if other is not None and other not in seen:
+                        seen.add(other)
+                        todo.append(other)
+        return seen
+
+    def set_names(self, gid: int, names: Sequence[str]) -> list[str]:
+        """Name game `gid`'s seats in order (fewer names than seats: the rest keep "Pn"; no
+        names: all of them do); the names as they now are. BadNames (exit 2) for more names
+        than seats, an empty name or one longer than NAME_LENGTH, one not printable, or the
+        same name twice; NoGame for a game that is not there."""
+        gid = self.find(gid)
+        seats = self._row(gid)["players"] or 0
+        clean = [n.strip() if isinstance(n, str) else n for n in names]
+        if len(clean) > seats:
+            raise BadNames(f"game {gid} has {seats} player(s): {len(clean)} names given")
+        for k, n in enumerate(clean):
+            if not isinstance(n, str) or not n:
+                raise BadNames(f"name {k + 1} is empty")
+            if len(n) > NAME_LENGTH:
+                raise BadNames(f"name {k + 1} ({n[:NAME_LENGTH]}...) is longer than {NAME_LENGTH} characters")
+            if not n.isprintable():
+                raise BadNames(f"name {k + 1} ({n!r}) has characters that cannot be printed")
+        full = list(clean) + [f"P{seat + 1}" for seat in range(len(clean), seats)]
+        twice = sorted({n for n in full if [m.casefold() for m in full].count(n.casefold()) > 1})
+        if twice:
+            raise BadNames(f"the name {twice[0]!r} is given to two seats of game {gid}")
+        with self._tx("storing names"):
+            for game in self._chain(gid):
+                self.db.execute("DELETE FROM players WHERE game=?", (game,))
+                self.db.executemany("INSERT INTO players (game, seat, name) VALUES (?,?,?)",
+                                    [(game, seat, n) for seat, n in enumerate(clean)])
+        return full
+
+    def imported_as(self, data: dict) -> int | None:
+        """The game a record was imported as already, if it was (the same record, field for field)."""
+        rows = self._read("SELECT game FROM imported WHERE record=?", (_canonical(data),))
+        return rows[0][0] if rows else None
+
+    def add_imported(self, items: Sequence[tuple[dict, int, str, float]]) -> list[int]:
+        """Store records of games played on paper, all in one transaction: (record, violations
+        found, source, when it was played as a time stamp) each; their new game ids. The record
+        is kept as given (its names become the game's names: names(), set_names())."""
+        ids = []
+        with self._tx("importing records"):
+            for data, violations, source, started in items:
+                g = self.db.execute("SELECT COALESCE(MAX(g), 0) + 1 FROM games WHERE uid=? AND boot=0",
+                                    (IMPORTED,)).fetchone()[0]
+                variant = data.get("variant", "")
+                cur = self.db.execute(
+                    "INSERT INTO games (uid, boot, g, edition, players, variant, started, state, rounds, events) "
+                    "VALUES (?,0,?,?,?,?,?,'imported',?,0)",
+                    (IMPORTED, g, data.get("edition"), len(data["players"]),
+                     variant if isinstance(variant, str) else "", started, len(data.get("rounds") or [])))
+                gid = cur.lastrowid
+                assert gid is not None
+                self.db.execute("INSERT INTO imported (game, record, violations, source) VALUES (?,?,?,?)",
+                                (gid, _canonical(data), violations, source))
+                self.db.executemany("INSERT INTO players (game, seat, name) VALUES (?,?,?)",
+                                    [(gid, seat, n) for seat, n in enumerate(data["players"])])
+                ids.append(gid)
+        return ids
+
+    def imported_source(self, gid: int) -> tuple[str, int] | None:
+        """(the file it was imported from, the violations found then) of an imported game."""
+        rows = self._read("SELECT source, violations FROM imported WHERE game=?", (gid,))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def game_log_of(self, uid: str, boot: int, g: int) -> GameLog:
         """Game `g` of a console's boot and its events, as far as they are stored (its number is
@@ -504,6 +736,13 @@ class Store:
         q += " ORDER BY uid, boot, seq"
         return [(u, b, s, json.loads(body)) for u, b, s, body in self._read(q, args)]
 
+    def events_of_kind(self, *kinds: str) -> list[tuple[str, int, int, dict]]:
+        """(uid, boot, seq, event) of every stored event of these kinds (`roll`, `start`: the
+        dice each console rolled), in the order they were stored."""
+        marks = ", ".join("?" * len(kinds))
+        rows = self._read(f"SELECT uid, boot, seq, body FROM events WHERE kind IN ({marks}) ORDER BY id", kinds)
+        return [(u, b, s, json.loads(body)) for u, b, s, body in rows]
+
     def gaps(self) -> list[tuple]:
         return self._read("SELECT uid, boot, from_seq, to_seq FROM gaps")
 
@@ -511,6 +750,10 @@ class Store:
         """The number the store expects next of a console's boot."""
         rows = self._read("SELECT next_seq FROM streams WHERE uid=? AND boot=?", (uid, boot))
         return rows[0][0] if rows else 1
+
+
+def _canonical(data: dict) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class _Transaction:

@@ -1,8 +1,13 @@
 """The doodlebox command line: one table of commands, one module per group of them.
 
     console.py   log, sim, demo          a console's games into the database; the virtual console
-    games.py     games, export           the games in the database; one of them as a game record
+    games.py     games, show, export, import, names    the games in the database (console games and
+                                         records imported from paper): one looked at, written as a
+                                         record or a scores table; its players' names
+    stats.py     stats                   dice fairness, scores, win rates, solo ranks; their charts
     records.py   validate, score, render, layout check    game records and data files
+    web.py       web                     a page on 127.0.0.1: the games, their sheets, the statistics,
+                                         the game being played (`log --web`: the virtual console too)
     maker.py     flash, hardware ...     putting the firmware on a Pico; the board's documents
 
 Every error doodlebox reports is a doodlebox.errors.DoodleboxError: one line on stderr and its
@@ -15,11 +20,12 @@ import os
 import sys
 
 from doodlebox import __version__
-from doodlebox.cli import console, games, maker, records
+from doodlebox.cli import console, games, maker, records, stats, web
 from doodlebox.cli.command import Command
 from doodlebox.errors import DoodleboxError
 
-COMMANDS: tuple[Command, ...] = (*console.COMMANDS, *games.COMMANDS, *records.COMMANDS, *maker.COMMANDS)
+COMMANDS: tuple[Command, ...] = (*console.COMMANDS, *games.COMMANDS, *stats.COMMANDS, *records.COMMANDS,
+                                 *web.COMMANDS, *maker.COMMANDS)
 
 
 def parser() -> argparse.ArgumentParser:

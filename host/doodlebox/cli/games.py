@@ -1,9 +1,12 @@
-"""`doodlebox games | export`: the games in the database; one of them as a game record."""
+"""`doodlebox games | show | export | import | names`: the games in the database (console games
+and records imported from paper), one of them looked at or written as a record or a scores
+table, and the names of its players (docs/stored-games.md)."""
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
-import time
 from pathlib import Path
 
 from doodlebox import paths
@@ -19,91 +22,200 @@ def database(args: argparse.Namespace) -> Path:
     return args.db or paths.default_db()
 
 
-def _open(args: argparse.Namespace):
-    """The database to read: opened for writing if it may be (a version 1 file is upgraded),
-    else read-only."""
+def open_store(args: argparse.Namespace, write: bool = False, create: bool = False):
+    """The database: opened for writing if it may be (an older schema is upgraded), else
+    read-only (`write`: a command that changes it gets the read-only error instead);
+    `create` makes a new one where there is none."""
     from doodlebox.store import Store, StoreError
 
     db = database(args)
-    if not db.exists():
+    if not db.exists() and not create:
         raise InputError(f"no database at {db} (run `doodlebox log` first)")
     try:
         return Store(db)
     except StoreError as exc:
-        if exc.cause != "readonly":
+        if exc.cause != "readonly" or write:
             raise
         return Store(db, readonly=True)
 
 
-def state_text(g: dict) -> str:
-    """A game's state as `doodlebox games` shows it: playing, ended (its reason), resumed by the
-    game that goes on with it, abandoned; a game that goes on with another says which."""
-    state = g["state"]
-    if state == "ended":
-        text = f"ended ({g['end_reason']})"
-    elif state == "resumed":
-        text = f"resumed by #{g['continued_by']}" if g["continued_by"] else "resumed"
-    else:
-        text = state
-    if g["continues"]:
-        text += f", resumes #{g['continues']}"
-    elif g["of_boot"] is not None:
-        text += f", resumes boot {g['of_boot']} game {g['of_g']} (not stored)"
-    return text
+def _write(path: Path, text: str) -> None:
+    if not path.parent.is_dir():
+        raise InputError(f"{path}: cannot be written: there is no folder {path.parent}")
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+
+
+def _cell(text: str, width: int = 28) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def games(args: argparse.Namespace) -> int:
-    store = _open(args)
+    from doodlebox.games_view import state_text
+
+    store = open_store(args)
     try:
         rows = store.games()
+        sources = {g["id"]: store.imported_source(g["id"]) for g in rows if g["state"] == "imported"}
     finally:
         store.close()
     if not rows:
         print("no games stored")
         return 0
-    print(f"{'#':>3}  {'console':16}  {'boot':>4}  {'game':>4}  {'edition':8} {'players':>7}  {'variant':8} "
-          f"{'rounds':>6}  {'started':16}  state")
+    table = [("#", "date", "edition", "players", "scores", "winner", "status", "from")]
     for g in rows:
-        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["started"])) if g["started"] else "?"
-        print(f"{g['id']:>3}  {g['uid']:16}  {g['boot']:>4}  {g['g']:>4}  {g['edition'] or '?':8} "
-              f"{g['players'] or 0:>7}  {g['variant'] or '-':8} {g['rounds']:>6}  {started:16}  {state_text(g)}")
+        scores = " ".join(str(t) for t in g["totals"]) if g["totals"] is not None else "-"
+        if not g["finished"]:
+            winner = "-"
+        elif g["players"] == 1:
+            winner = g["rank"] or "(solo)"
+        else:
+            winner = ", ".join(g["winners"]) or "-"
+        src = sources.get(g["id"])
+        source = (Path(src[0]).name if src else "?") if g["state"] == "imported" else f"{g['uid']} boot {g['boot']}"
+        table.append((str(g["id"]), g["date"] or "?", g["edition"] or "?", _cell(", ".join(g["names"]) or "-"),
+                      scores, _cell(winner), state_text(g), source))
+    widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
+    for row in table:
+        print("  ".join(cell.rjust(w) if c == 0 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths)))
+              .rstrip())
+    return 0
+
+
+def show(args: argparse.Namespace) -> int:
+    """The table, the round-by-round summary and the violations of one game."""
+    from doodlebox.games_view import summary
+
+    store = open_store(args)
+    try:
+        s = summary(store, args.game)
+    finally:
+        store.close()
+    print(f"{s['label']}: {s['game']}, {len(s['players'])} player(s) ({', '.join(s['players'])}), "
+          f"{s['date'] or 'no date'}, {s['status_text']}")
+    if s["record"] is None:
+        print(f"no record of it: {s['error']}")
+        return 0
+    print()
+    print(s["table"])
+    if s["achievements"]:
+        print("  achievements: " + ", ".join(s["achievements"]))
+    print("\nround by round:")
+    for line in s["rounds"] or ["(no round played)"]:
+        print(f"  {line}")
+    print()
+    if s["violations"]:
+        print(f"{len(s['violations'])} violation(s):")
+        print(s["violations_text"])
+    else:
+        print("no violations")
     return 0
 
 
 def export(args: argparse.Namespace) -> int:
     """Exit 0 written, 2 for a game that is not there or cannot be a record."""
-    from doodlebox.console_record import to_record
+    from doodlebox.games_view import CSV_COLUMNS, score_rows
 
-    which = args.game
-    if which != "last" and not which.isdigit():
-        raise InputError(f"{which!r} is not a game: give its number from `doodlebox games`, or last")
-    store = _open(args)
+    store = open_store(args)
     try:
-        log = store.game_log(which if which == "last" else int(which))
-        if log is None:
-            raise InputError(f"{database(args)}: " + ("no games stored" if which == "last" or not store.games()
-                                                      else f"no game {which} (see `doodlebox games`)"))
-        data = to_record(log)
+        if args.csv:
+            ids = [g["id"] for g in store.games(results=False)] if args.game == "all" else [store.find(args.game)]
+            rows = score_rows(store, ids)
+        else:
+            gid = store.find(args.game)
+            data = store.record(gid)
+            log = store.game_log(gid)
+            label = log.label() if log is not None and log.events else f"game {gid} (imported)"
     finally:
         store.close()
-    text = json.dumps(data, indent=1) + "\n"
-    try:
-        args.output.write_text(text)
-    except OSError as exc:
-        raise InputError(f"{args.output}: cannot be written ({exc.strerror or exc})") from None
-    rounds = len(data["rounds"])
-    print(f"{args.output}: {log.label()}, {data['edition']} for {len(data['players'])} player(s), {rounds} round(s)")
+    if args.csv:
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        _write(args.output, buf.getvalue())
+        print(f"{args.output}: {len(rows)} row(s) of {len(ids)} game(s): {', '.join(CSV_COLUMNS)}")
+        return 0
+    _write(args.output, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    print(f"{args.output}: {label}, {data['edition']} for {len(data['players'])} player(s) "
+          f"({', '.join(data['players'])}), {len(data['rounds'])} round(s)")
     return 0
 
 
-def _export_args(p: argparse.ArgumentParser) -> None:
+def import_(args: argparse.Namespace) -> int:
+    """Exit 0 imported (or imported before), 2 when a file cannot be read or, without
+    --with-violations, a record breaks the rules: then nothing is imported."""
+    from doodlebox.games_view import import_records
+
+    if not args.records:
+        raise InputError("give the record files to import")
+    store = open_store(args, write=True, create=True)
+    try:
+        stored, skipped = import_records(store, args.records, args.with_violations, args.date)
+    finally:
+        store.close()
+    for c, gid in stored:
+        extra = f", with {len(c.violations)} violation(s) (doodlebox show {gid})" if c.violations else ""
+        print(f"{c.path}: imported as game {gid} ({c.data['edition']}, {', '.join(c.data['players'])}){extra}")
+    for c in skipped:
+        where = f"as game {c.already}" if c.already is not None else "(the same record twice on the command line)"
+        print(f"{c.path}: imported before {where}: not imported again")
+    return 0
+
+
+def names(args: argparse.Namespace) -> int:
+    """Show or set the names of a game's seats; exit 2 for names it cannot take."""
+    store = open_store(args, write=bool(args.names or args.clear))
+    try:
+        gid = store.find(args.game)
+        if args.clear and args.names:
+            raise InputError("--clear takes no names")
+        now = store.set_names(gid, [] if args.clear else args.names) if args.names or args.clear else store.names(gid)
+    finally:
+        store.close()
+    print(f"game {gid}: " + ", ".join(f"{k + 1} {n}" for k, n in enumerate(now)))
+    return 0
+
+
+def _game_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="a game's number from `doodlebox games`, or last")
+
+
+def _show_args(p: argparse.ArgumentParser) -> None:
+    _game_arg(p)
     db_argument(p)
-    p.add_argument("-o", "--output", type=Path, required=True, help="the record (JSON) to write")
+
+
+def _export_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="a game's number from `doodlebox games`, or last (with --csv also all)")
+    db_argument(p)
+    p.add_argument("-o", "--output", type=Path, required=True, help="the record (JSON), or with --csv the table")
+    p.add_argument("--csv", action="store_true",
+                   help="a scores table instead: game, edition, date, player, seat, total, winner")
+
+
+def _import_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("records", type=Path, nargs="*", metavar="RECORD", help="record files (docs/records.md)")
+    db_argument(p)
+    p.add_argument("--with-violations", action="store_true",
+                   help="import a record that breaks the rules too, with its violations (default: refuse it)")
+    p.add_argument("--date", help="when the games were played: YYYY-MM-DD [HH:MM] (default now)")
+
+
+def _names_args(p: argparse.ArgumentParser) -> None:
+    _game_arg(p)
+    p.add_argument("names", nargs="*", metavar="NAME", help="the seats' names in order, from the first start player")
+    db_argument(p)
+    p.add_argument("--clear", action="store_true", help="back to P1..Pn")
 
 
 COMMANDS = (
-    Command("games", "list the stored games", games, db_argument),
-    Command("export", "write a stored game as a game record (doodlebox validate/score/render read it)", export,
-            _export_args),
+    Command("games", "list the stored games: edition, players, scores, winner, status", games, db_argument),
+    Command("show", "one stored game: its table, round by round, its violations", show, _show_args),
+    Command("export", "write a stored game as a game record (doodlebox validate/score/render read it), "
+            "or with --csv a scores table", export, _export_args),
+    Command("import", "store game records played on paper, validated", import_, _import_args),
+    Command("names", "show or set the names of a stored game's players", names, _names_args),
 )
