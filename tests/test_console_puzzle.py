@@ -632,11 +632,11 @@ class SimConsole:
     `press` is a button, `get(timeout)` the next event the console sends (the host's side:
     frames decoded and acknowledged), letting simulated time pass until one comes."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, flash=None, boot: int = 1):
         from doodle.app import App
 
         rng = random.Random(seed)
-        self.app = App(rng.randrange, boot=1, uid="b0b")
+        self.app = App(rng.randrange, boot=boot, uid="b0b", store=flash)
         self.now = 0
         self.waiting: list[dict] = []
         self.step(100)
@@ -717,3 +717,55 @@ def test_the_bot_finds_a_console_that_disagrees(kind, field):
     table = bot_puzzle.Table(sim.press, sim, seed=3, wait=sim.wait)
     with pytest.raises(BotError):
         table.play_game(5, "showdown", "standard")
+
+
+def test_a_game_resumed_after_a_power_cut_in_the_minute():
+    """Power cut 30 s into round 2's minute: the console on the same flash resumes the game at
+    the subject (the minute starts again with ROLL), the roles, the card and the scores as they
+    were; the new minute is timed in the new boot and the game goes on."""
+    from doodle.flashlog import RamFlash
+
+    flash = RamFlash()
+    sim = SimConsole(seed=5, flash=flash)
+    for _ in range(6):
+        sim.press("D0")
+    assert sim.app.edition == "puzzle"
+    sim.press("ROLL")
+    for _ in range(2):                            # round 1 whole, round 2 to the middle of its minute
+        g = sim.app.game
+        sim.press("ROLL")
+        for _ in range(6):
+            sim.press("PASS")
+        sim.press(f"D{g.round + 1}")
+        sim.press("ROLL")
+        if g.round == 2:
+            break
+        sim.wait(61)
+        for k in range(6):
+            sim.press(f"D{k + 1}")
+        for name in number_seat(g.baddy + 1) + ["D0", "ROLL", "D3"]:
+            sim.press(name)
+        sim.press("ROLL")                         # right
+    g = sim.app.game
+    sim.wait(30)
+    assert g.phase == P.MINUTE and g.round == 2 and sorted(g.points()) == [0, 2, 2]   # round 1: right
+    before = snap(g)
+    cut = SimConsole(seed=6, flash=flash, boot=2)   # powered up again
+    again = cut.app.game
+    assert again is not None and again is not g
+    assert snap(again) == dict(before, phase=P.SUBJECT)
+    assert cut.app.notice == "game resumed after power-off"
+    cut.step(1000)                                # (the journal writes, then sends)
+    resume = [e for e in cut.waiting if e["k"] == "resume"]
+    assert resume and resume[0]["r"] == 2
+    cut.press("ROLL")                             # a new minute
+    assert again.phase == P.MINUTE
+    start = cut.now
+    cut.wait(61)
+    (timer,) = [e for e in cut.waiting if e["k"] == "timer"]
+    assert timer["r"] == 2 and timer["start"] >= start - 200 and 60000 <= timer["end"] - timer["start"] <= 60010
+    assert again.phase == P.PLACE
+
+
+def number_seat(n: int) -> list[str]:
+    return digits(n)
