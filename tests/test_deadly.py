@@ -603,3 +603,157 @@ def test_the_record_in_the_docs_is_valid():
     block = next(b for b in blocks if '"edition": "deadly"' in b)
     rp = record.replay(record.parse(json.loads(block), "docs/deadly-doodles.md"))
     assert rp.violations == [] and rp.state.round == 1
+
+
+# -- tallies (ruling D14) -------------------------------------------------------------------------------------
+def tallies_of(state: State) -> list[dict]:
+    """Each player's counts as their drawn map scores them (what a player counting right gives)."""
+    return [{"loot": len(ss.loot), "dragon": int(ss.dragon), "weapons": len(ss.weapons), "matched": len(ss.killed),
+             "unmatched": len(ss.mauled), "entryways": ss.free_entryways, "unused": ss.unused, "hits": len(ss.hits)}
+            for ss in score(state).sheets]
+
+
+def as_tallies(data: dict, counts: list) -> dict:
+    """The record with its segments left on paper: Traps only, and the counts."""
+    out = copy.deepcopy(data)
+    for rd in out["rounds"]:
+        rd["drawings"] = [[d for d in drawn if "trap" in d] for drawn in rd["drawings"]]
+    out["tallies"] = counts
+    return out
+
+
+def test_tallies_of_a_drawn_map_score_as_the_map_and_are_never_refused():
+    """The counts a drawn map gives score what the map scores, and none is a violation (the golden
+    games, scored by hand, and random games on both sides with 1 to 4 players)."""
+    games = [record.read(GOLDEN / f"deadly-{name}.json") for name in ("solo", "duel", "traps", "tie")]
+    states = [record.replay(rec).state for rec in games]
+    for seed in range(40):
+        states.append(randomplay.random_game(find_game("deadly"), seed, 1 + seed % 4, map="ab"[seed % 2]))
+    for state in states:
+        data = record.from_state(state)
+        tally = record.parse(as_tallies(data, tallies_of(state)), "t.json")
+        assert tally.game().tallies and all(a.kind == "trap" for rd in tally.rounds for d in rd.drawings for a in d)
+        rp = record.replay(tally)
+        assert rp.violations == [] and rp.finished
+        assert rp.state.scores() == state.scores()
+        assert score(rp.state).winners == score(state).winners
+
+
+def impossible() -> dict:
+    """Three players, one round: P1's Trap in A4 (an entryway room), P2's and P3's both in C2."""
+    return {"format": "doodlebox-record/1", "edition": "deadly", "map": "a", "players": ["Ann", "Ben", "Cat"],
+            "rounds": [{"revealed": [STRAIGHT, CORNER, TRAP1, TEE],
+                        "drawings": [[{"card": "trap", "trap": "A4"}], [{"card": TRAP1, "trap": "C2"}],
+                                     [{"card": "trap", "trap": "C2"}]]}],
+            "tallies": [
+                {"loot": 5, "dragon": 2, "weapons": 7, "matched": 4, "unmatched": 3, "entryways": 0, "unused": 4,
+                 "hits": 2},
+                {"loot": 1, "dragon": 1, "weapons": 1, "matched": 2, "unmatched": 0, "entryways": 6, "unused": 0,
+                 "hits": 0},
+                {"loot": 0, "dragon": 0, "weapons": 0, "matched": 0, "unmatched": 0, "entryways": 6, "unused": 3,
+                 "hits": 2}]}
+
+
+def test_impossible_tallies_are_violations_and_score_as_given():
+    rp = record.replay(record.parse(impossible(), "t.json"))
+    found = [(v.player, v.place, v.rule) for v in rp.violations]
+    assert found == [(0, "tallies[0].loot", "tally"), (0, "tallies[0].dragon", "tally"),
+                     (0, "tallies[0].weapons", "tally"), (0, "tallies[0].unmatched", "tally"),
+                     (0, "tallies[0].entryways", "tally"), (0, "tallies[0].unused", "tally"),
+                     (0, "tallies[0].hits", "tally"),
+                     (1, "tallies[1].matched", "tally"), (1, "tallies[1]", "tally"), (1, "tallies[1].hits", "tally")]
+    why = {v.place: v.reason for v in rp.violations}
+    assert why["tallies[0].loot"] == "5 Loot rooms entered, but the map has 4 Loot rooms"
+    assert why["tallies[0].unmatched"] == "4 Monsters matched and 3 not, but the map has 6"
+    assert why["tallies[0].entryways"].startswith(
+        "0 entryways not linked, but the arrows of your Trap rooms (A4) are 1")
+    assert why["tallies[0].unused"] == "4 path segments unused, but 3 path segments were revealed"
+    assert why["tallies[0].hits"] == "2 Traps that hit you, but no Trap drawn can hit you"   # C2's are erased
+    assert why["tallies[1].matched"].startswith("2 Monsters matched with a Weapon, but only 1 Weapon rooms")
+    assert why["tallies[1]"] == ("5 rooms with Loot, the Dragon, Weapons or Monsters entered, but only 3 path "
+                                 "segments drawn (3 revealed, 0 unused)")
+    assert why["tallies[1].hits"].startswith("0 Traps that hit you, but 1 of your Traps share their room")
+    v = rp.violations[0]
+    assert (v.round, v.turn, v.sentence) == (1, 0, sentences.sentence("tally")) and v.legal == ["loot 0 to 4"]
+    assert "loot 5, dragon 2" in v.action
+    # scored as given: 5 x 2 x 2 + 7 + 4 x 4 - 2 x 3 + 0 - 2 x 4 - 3 x 2; 4 + 1 + 8 + 6 - 0; 6 - 6 - 6
+    assert rp.state.scores() == [23, 19, -6]
+    sheet = score(rp.state).sheets[0]
+    assert [p for _, p in sheet.items] == [20, 7, 16, -6, 0, -8, -6] and sheet.counts is not None
+    assert sheet.items[0][0] == "1. Loot: 5 entered x 2, doubled: the Dragon was entered"
+
+
+def test_a_tally_record_holds_only_traps():
+    data = impossible()
+    data["rounds"][0]["drawings"][1].append({"card": STRAIGHT, "room": "E1", "ends": ["N", "S"]})
+    with pytest.raises(RecordError, match=r"^t.json: rounds\[0\].drawings\[1\]\[1\]: a path segment in a record "
+                                          r"with \"tallies\""):
+        record.parse(data, "t.json")
+    for change, place, what in [
+            (lambda d: d.update(tallies=[None, None]), "tallies", "is not a list of 3 tallies"),
+            (lambda d: d.update(tallies={}), "tallies", "is not a list of 3 tallies"),
+            (lambda d: d["tallies"].__setitem__(1, [1, 2]), "tallies[1]", "is not an object with the counts"),
+            (lambda d: d["tallies"][0].pop("hits"), "tallies[0].hits", "missing"),
+            (lambda d: d["tallies"][0].update(hits=-1), "tallies[0].hits", "-1 is not a count (0 or more)"),
+            (lambda d: d["tallies"][0].update(hits="2"), "tallies[0].hits", "'2' is not a whole number"),
+            (lambda d: d["tallies"][0].update(gold=1), "tallies[0].gold", "unknown field")]:
+        data = impossible()
+        change(data)
+        with pytest.raises(RecordError) as exc:
+            record.parse(data, "t.json")
+        assert str(exc.value).startswith(f"t.json: {place}: {what}"), str(exc.value)
+    s = Game(maps.load("a"), DECK, 2, tallies=True).new_state()
+    for c in (STRAIGHT, CORNER, TRAP1, TEE):
+        s.apply(Reveal(c))
+    assert refused(s, Place(STRAIGHT, "E1", "NS")).rule == "tally"      # segments are drawn on paper
+    assert s.legal_actions(0) == [a for a in s.legal_actions(0) if a.kind == "trap"]
+    assert refused(s, DONE).rule == "trap_must"                          # a Trap is still entered
+    s.apply(Trap(TRAP1, "A4"), 0)
+    s.apply(DONE, 0)
+    assert s.boards[0].unused == []                                      # nothing unused by the engine
+    assert score(s).sheets[1].items == [("the counts of the scoring section are entered after round 7", 0)]
+    with pytest.raises(IllegalAction) as exc:
+        state_with([STRAIGHT, CORNER, TEE, DEAD]).set_counts(0, None)
+    assert exc.value.rule == "tally"
+
+
+def test_a_player_still_drawing_leaves_nothing_unused():
+    """The last round may name the players still drawing ("unfinished": a game in progress)."""
+    data = minimal()
+    assert [v.rule for v in record.replay(record.parse(data, "m.json")).violations] == ["unused"]
+    data["rounds"][0]["unfinished"] = [0]
+    rp = record.replay(record.parse(data, "m.json"))
+    assert rp.violations == [] and rp.state.boards[0].unused == [] and rp.state.to_act() == [0]
+    assert record.from_state(rp.state)["rounds"][0]["unfinished"] == [0]
+    for value, what in (([1], "1 is not between 0 and 0"), ([0, 0], "player 0 twice"), (0, "is not a list")):
+        data["rounds"][0]["unfinished"] = value
+        with pytest.raises(RecordError, match=what):
+            record.parse(data, "m.json")
+    two = minimal(rounds=[minimal()["rounds"][0], {"revealed": ["straight", "corner", "cross", "dead end"],
+                                                    "drawings": [[]]}])
+    two["rounds"][0]["unfinished"] = [0]
+    with pytest.raises(RecordError, match=r"rounds\[0\].unfinished: only the last round"):
+        record.parse(two, "m.json")
+
+
+def test_reports_and_the_picture_of_a_tally_record(tmp_path):
+    rp = record.replay(record.read(GOLDEN / "deadly-traps.json"))
+    data = as_tallies(record.from_state(rp.state, rp.record.players), tallies_of(rp.state))
+    tally = record.replay(record.parse(data, "t.json"))
+    text = report.sheets_text(tally)
+    assert "P1 Ann: path segments on paper, counted by the player, Traps in C4, F6" in text
+    assert "+12  1. Loot: 3 entered x 2, doubled: the Dragon was entered" in text
+    assert report.table_text(tally).splitlines()[1:] == report.table_text(rp).splitlines()[1:]
+    js = report.as_json(tally)
+    assert js["drawings"] == "tallies" and js["sheets"][0]["tallies"] == tallies_of(rp.state)[0]
+    m = rp.record.map
+    geo = render.map_geometry(m)
+    path = render.render_sheet(tally.state, 0, tmp_path / "ann.png", "Ann")
+    _, _, px = read_png(path)
+    sq, half = render.SQ, render.SQ // 2
+    x, y = geo.rooms[m.room("C6")]         # Ann's path in C6 is on paper: nothing drawn there
+    assert px(x + half, y + 10) == 255 and px(x + half, y + sq - 10) == 255
+    x, y = geo.rooms[m.room("C4")]         # her Trap: a black X
+    assert px(x + half, y + half) == 0
+    x, y = geo.rooms[m.room("F6")]         # erased, Ben's is there too: grey
+    assert px(x + half, y + half) == render.ERASED

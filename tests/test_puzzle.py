@@ -1,5 +1,5 @@
 """Doodle Puzzle: the role deal, the round flow, scoring, the variants, records and the CLI
-(host/doodlebox/rules/puzzle/, docs/doodle-puzzle.md, rulings P1-P11). Golden games scored by
+(host/doodlebox/rules/puzzle/, docs/doodle-puzzle.md, rulings P1-P12). Golden games scored by
 hand are in test_golden_puzzle.py."""
 from __future__ import annotations
 
@@ -142,6 +142,31 @@ def test_the_star_drawy_may_repeat_choose_a_subject_before_the_drawing():  # P2
         s.apply(a)
     assert s.rejected == [(3, 5), (3, 5)] and (s.number, s.card) == (9, 2)
     refused(s, AGAIN, "order")  # the drawing has started
+
+
+def test_a_paused_minute_is_the_time_it_ran():  # P12
+    s = Game(3).new_state()
+    for a in (deal(("star", "baddy", "guessy")), number(1), card(1)):
+        s.apply(a)
+    exc = refused(s, drawing((5000, 65000, 7000)), "minute")      # 53 s of drawing
+    assert "lasted 53 s (paused 7 s), not one minute" in exc.reason
+    s.apply(drawing((5000, 72500, 7000)))                           # 60.5 s of drawing
+    assert s.phase == E.PLACE and s.timer == (5000, 72500, 7000)
+    assert str(drawing((5000, 72500, 7000))) == "the drawing minute (60.5 s, paused 7 s)"
+    timer = {"start_ms": 120400, "end_ms": 184410, "paused_ms": 4000}
+    data = rec(3, rounds=[rnd(("star", "baddy", "guessy"), timer=timer)])
+    assert violations(data)[0] == []
+    assert record.from_state(violations(data)[1].state, NAMES[:3])["rounds"][0]["timer"] == timer
+    data["rounds"][0]["timer"] = dict(timer, paused_ms=0)           # never paused: 64 s
+    assert violations(data)[0] == [(1, 0, "minute")]
+    assert record.from_state(violations(data)[1].state, NAMES[:3])["rounds"][0]["timer"] == {
+        "start_ms": 120400, "end_ms": 184410}                       # a 0 is not written
+    for bad, what in (({"paused_ms": -1}, "rounds[0].timer.paused_ms: -1 is not a time"),
+                      ({"paused_ms": "4s"}, "rounds[0].timer.paused_ms: '4s' is not a whole number"),
+                      ({"pause": 3}, "rounds[0].timer: is not")):
+        data["rounds"][0]["timer"] = dict(timer, **bad)
+        with pytest.raises(RecordError, match=re.escape(what)):
+            record.parse(data, "t.json")
 
 
 @pytest.mark.parametrize("ms, ok", [(60000, True), (59000, True), (61000, True), (58999, False), (61001, False),

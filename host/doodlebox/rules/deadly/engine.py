@@ -8,6 +8,10 @@ Trap(card, room), and DONE to end their round (the revealed segments they did no
 unused). When every player is done the next round is revealed; after the seventh the game is
 over. The readings of unclear rules are docs/rulings.md (D1...).
 
+A game recorded with tallies (Game(..., tallies=True), ruling D14) has the segments drawn on
+paper: only Traps are drawn here, nothing is unused by the engine, and each player's score is
+the counts they give at the end (State.set_counts, tallies.py).
+
 Players are 0-based. Rooms in actions are named as printed ("C4"); ends are side letters in
 N E S W order ("NE").
 """
@@ -25,6 +29,8 @@ from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck
 from doodlebox.rules.deadly.maps import BIT, OPPOSITE, SIDES, DungeonMap, sides_mask, sides_text
 from doodlebox.rules.deadly.sentences import sentence
+from doodlebox.rules.deadly.tallies import Counts
+from doodlebox.rules.deadly.tallies import items as tally_items
 
 EDITION = "deadly"
 REVEAL, DRAW, OVER = "reveal", "draw", "over"
@@ -96,15 +102,17 @@ class Board:
 
 
 class Game(api.Game):
-    """Deadly Doodles on one map side and deck for 1 to 4 players."""
+    """Deadly Doodles on one map side and deck for 1 to 4 players; `tallies`: the segments are
+    drawn on paper and each player's counts are entered at the end (ruling D14)."""
 
-    def __init__(self, dmap: DungeonMap, deck: Deck | None = None, players: int = 1):
+    def __init__(self, dmap: DungeonMap, deck: Deck | None = None, players: int = 1, tallies: bool = False):
         if not PLAYERS[0] <= players <= PLAYERS[1]:
             raise GameConfigError(f"{players} players: Deadly Doodles is for 1 to 4 (four map boards)")
         self.map = dmap
         self.deck = deck or decks.load()
         self.players = players
         self.solo = players == 1
+        self.tallies = tallies
         self.edition = EDITION
         # per room: (side bit, the room across, its side facing back) for each passageway to a room
         self.links = tuple(tuple((b, dmap.neighbours[i][b], OPPOSITE[b]) for b in _SIDE_BITS
@@ -131,6 +139,7 @@ class State(api.State[Action]):
         self.boards = [Board.empty(game.map.size) for _ in range(game.players)]
         self.done = [False] * game.players
         self.used: list[set[int]] = [set() for _ in range(game.players)]  # cards each drew this round
+        self.counts: list[Counts | None] = [None] * game.players   # with tallies: each player's, once given
         self._log = History()                         # shared by clones
 
     # -- who acts ------------------------------------------------------------------------------
@@ -161,6 +170,7 @@ class State(api.State[Action]):
         s.boards = [b.copy() for b in self.boards]
         s.done = self.done[:]
         s.used = [set(u) for u in self.used]
+        s.counts = self.counts[:]
         return s
 
     # -- chance --------------------------------------------------------------------------------
@@ -222,6 +232,8 @@ class State(api.State[Action]):
         kind = self.game.deck.kind_of[card]
         if kind == TRAP:
             return bool(self.trap_rooms(player))
+        if self.game.tallies:
+            return False          # drawn on paper (ruling D14)
         return bool(self.placements(player, kind, first=True))
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
@@ -243,6 +255,8 @@ class State(api.State[Action]):
             if kind not in seen:
                 if kind == TRAP:
                     seen[kind] = [Action("trap", 0, name(i)) for i in self.trap_rooms(p)]
+                elif g.tallies:
+                    seen[kind] = []           # drawn on paper (ruling D14)
                 else:
                     seen[kind] = [Action("place", 0, name(i), _ENDS[m]) for i, m in self.placements(p, kind)]
             out.extend(Action(a.kind, c, a.room, a.ends) for a in seen[kind])
@@ -320,6 +334,9 @@ class State(api.State[Action]):
         g = self.game
         deck = g.deck
         kind = deck.kind_of[c]
+        if g.tallies:
+            raise refused(f"{deck.label(c)}: with tallies the path segments are drawn on paper and counted at the "
+                          "end; only Traps are entered", "tally", legal=self._open_text(p))
         if kind == TRAP:
             raise refused(f"card {c} is a Trap: draw an X in an empty room (\"trap\": room), not a path",
                                 "trap_card", legal=self._card_text(p, c))
@@ -420,6 +437,14 @@ class State(api.State[Action]):
         """For search: `action` must come from legal_actions(player)."""
         self._apply(action, player)
 
+    def set_counts(self, player: int, counts: Counts | None) -> None:
+        """With tallies: the counts `player` gave for their scoring section (None: not yet).
+        tallies.problems() says what they cannot be; they are scored as given."""
+        if not self.game.tallies:
+            raise refused("the game is recorded in full: its scores come from the drawings, not from counts",
+                          "tally")
+        self.counts[player] = counts
+
     def force_done(self, player: int) -> None:
         """End a player's round even though cards could still be drawn (after a violation)."""
         self._apply(DONE, player)
@@ -435,7 +460,7 @@ class State(api.State[Action]):
         if a.kind == "done":
             deck = self.game.deck
             for c in self.open_cards(p):
-                if deck.is_segment(c):
+                if deck.is_segment(c) and not self.game.tallies:
                     b.unused.append((self.round, c))
             self.done[p] = True
             if all(self.done):
@@ -494,6 +519,7 @@ class ScoreSheet(Tally):
     free_entryways: int = 0                                # entryway arrows not linked (item 5)
     unused: int = 0                                        # tally marks of item 6
     hits: list[Hit] = field(default_factory=list)          # item 7
+    counts: Counts | None = None                           # with tallies: the counts given (ruling D14)
 
 
 @dataclass
@@ -540,6 +566,10 @@ def score(state: State) -> Result:
     sheets = []
     for p, b in enumerate(state.boards):
         ss = ScoreSheet(p)
+        if g.tallies:
+            _tally_sheet(ss, state.counts[p])
+            sheets.append(ss)
+            continue
         entered = [i for i, e in enumerate(b.paths) if e]
         ss.loot = [i for i in entered if m.contents[i] == "loot"]
         ss.dragon = bool(b.paths[m.dragon])
@@ -570,6 +600,19 @@ def score(state: State) -> Result:
         top = max(ss.total for ss in sheets)
         winners = [ss.player for ss in sheets if ss.total == top]
     return Result([ss.total for ss in sheets], winners, sheets, hits, erased)
+
+
+def _tally_sheet(ss: ScoreSheet, counts: Counts | None) -> None:
+    """With tallies: the items as the player counted them (ruling D14), or nothing yet."""
+    ss.counts = counts
+    if counts is None:
+        ss.add("the counts of the scoring section are entered after round 7", 0)
+        return
+    ss.dragon = bool(counts.dragon)
+    ss.free_entryways = counts.entryways
+    ss.unused = counts.unused
+    for what, points in tally_items(counts):
+        ss.add(what, points)
 
 
 def _list(m: DungeonMap, rooms: list[int]) -> str:

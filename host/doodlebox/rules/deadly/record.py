@@ -6,6 +6,10 @@ wrong) for anything that is not a well-formed record, and for a deal no deck cou
 cards are the console's or the seed's, not a player's: ruling D12). replay() never raises for
 a parsed record: every illegal action is a Violation and is skipped, and the rest of the game
 is still checked.
+
+A record may carry "tallies" (ruling D14): its drawings are then the Traps only, and each
+player's score is their counts, checked as far as the map, the cards and the Traps allow. The
+last round may name the players still drawing in it ("unfinished": a game in progress).
 """
 from __future__ import annotations
 
@@ -19,9 +23,12 @@ from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck, kind_key
 from doodlebox.rules.deadly.engine import DONE, Action, Game, IllegalAction, Place, Reveal, State, Trap, refused
 from doodlebox.rules.deadly.maps import BIT, DungeonMap
 from doodlebox.rules.deadly.sentences import sentence
+from doodlebox.rules.deadly.tallies import FIELDS as TALLY_FIELDS
+from doodlebox.rules.deadly.tallies import Counts, problems
 
 EDITION = "deadly"
-FIELDS = ("format", "edition", "map", "deck", "seed", "players", "rounds")
+FIELDS = ("format", "edition", "map", "deck", "seed", "players", "rounds", "tallies")
+ROUND_FIELDS = ("revealed", "drawings", "unfinished")
 
 
 @dataclass
@@ -37,7 +44,7 @@ class Act:
     def text(self) -> str:
         card = f"card {self.card}" if isinstance(self.card, int) else self.card
         if self.kind == "trap":
-            return f"{card}: trap at {self.room}"
+            return f"{card}: trap at {self.room}" if isinstance(self.card, int) else f"Trap at {self.room}"
         return f"{card} at {self.room} opening {' '.join(self.ends)}"
 
 
@@ -46,6 +53,7 @@ class Round:
     place: str
     revealed: list[int]
     drawings: list[list[Act]]
+    unfinished: tuple[int, ...] = ()     # players whose round is not over (the last round of a game in progress)
 
 
 @dataclass
@@ -57,9 +65,10 @@ class Record:
     seed: int | None
     rounds: list[Round]
     edition: str = EDITION
+    tallies: list[Counts | None] | None = None    # with tallies: each player's counts (None: not given yet)
 
     def game(self) -> Game:
-        return Game(self.map, self.deck, len(self.players))
+        return Game(self.map, self.deck, len(self.players), tallies=self.tallies is not None)
 
 
 
@@ -107,6 +116,7 @@ def parse(data: Any, source: str = "record") -> Record:
     if not isinstance(rounds_data, list):
         raise bad("rounds", "missing" if rounds_data is None else "is not a list of rounds")
     solo = len(players) == 1
+    tallies = _tallies(data["tallies"], len(players), reader) if "tallies" in data else None
     dealt = decks.deal(deck, seed, len(players), len(rounds_data)) if seed is not None else None
     left = deck.cards(solo)            # face down, in deck order (for cards named by their kind)
     seen: dict[int, str] = {}          # card -> where it was revealed
@@ -116,8 +126,8 @@ def parse(data: Any, source: str = "record") -> Record:
         if not isinstance(rd, dict):
             raise bad(w, "is not an object")
         for k in rd:
-            if k not in ("revealed", "drawings"):
-                raise bad(f"{w}.{k}", "unknown field (known: revealed, drawings)")
+            if k not in ROUND_FIELDS:
+                raise bad(f"{w}.{k}", f"unknown field (known: {', '.join(ROUND_FIELDS)})")
         if "revealed" in rd:
             revealed = _revealed(rd["revealed"], w + ".revealed", deck, solo, left, seen, bad)
             if dealt is not None and revealed != dealt[r]:
@@ -132,8 +142,59 @@ def parse(data: Any, source: str = "record") -> Record:
         acts = [[_act(a, f"{w}.drawings[{p}][{t}]", dmap, deck, bad)
                  for t, a in enumerate(_list(d, f"{w}.drawings[{p}]", bad))]
                 for p, d in enumerate(drawings)]
-        rounds.append(Round(w, revealed, acts))
-    return Record(source, list(players), dmap, deck, seed, rounds)
+        if tallies is not None:
+            for a in (a for pa in acts for a in pa):
+                if a.kind != "trap":
+                    raise bad(a.place, "a path segment in a record with \"tallies\": its drawings are the "
+                                       "Traps only, the segments were drawn on paper (ruling D14)")
+        unfinished = _unfinished(rd, w, len(players), r == len(rounds_data) - 1, reader)
+        rounds.append(Round(w, revealed, acts, unfinished))
+    return Record(source, list(players), dmap, deck, seed, rounds, tallies=tallies)
+
+
+def _tallies(v: Any, players: int, reader: Reader) -> list[Counts | None]:
+    """Each player's counts, in player order: an object with the eight counts, or null (not
+    given yet)."""
+    bad = reader.bad
+    if not isinstance(v, list) or len(v) != players:
+        raise bad("tallies", f"is not a list of {players} tallies, one per player (an object, or null)")
+    out: list[Counts | None] = []
+    for p, t in enumerate(v):
+        w = f"tallies[{p}]"
+        if t is None:
+            out.append(None)
+            continue
+        if not isinstance(t, dict):
+            raise bad(w, f"is not an object with the counts {', '.join(TALLY_FIELDS)} (or null)")
+        for k in t:
+            if k not in TALLY_FIELDS:
+                raise bad(f"{w}.{k}", f"unknown field (known: {', '.join(TALLY_FIELDS)})")
+        values = []
+        for k in TALLY_FIELDS:
+            if k not in t:
+                raise bad(f"{w}.{k}", "missing")
+            n = reader.whole(t[k], f"{w}.{k}")
+            if n < 0:
+                raise bad(f"{w}.{k}", f"{n} is not a count (0 or more)")
+            values.append(n)
+        out.append(Counts.of(values))
+    return out
+
+
+def _unfinished(rd: dict, where: str, players: int, last: bool, reader: Reader) -> tuple[int, ...]:
+    if "unfinished" not in rd:
+        return ()
+    w = where + ".unfinished"
+    v = rd["unfinished"]
+    if not last:
+        raise reader.bad(w, "only the last round of a game in progress may have players still drawing")
+    if not isinstance(v, list):
+        raise reader.bad(w, "is not a list of players (0-based)")
+    for i, p in enumerate(v):
+        reader.whole(p, f"{w}[{i}]", 0, players - 1)
+        if p in v[:i]:
+            raise reader.bad(f"{w}[{i}]", f"player {p} twice")
+    return tuple(v)
 
 
 def _list(v: Any, where: str, bad) -> list:
@@ -254,12 +315,22 @@ def replay(rec: Record) -> Replay:
                 except IllegalAction as exc:
                     violations.append(Violation(rn, p, t, act.place, act.text(), exc.rule, exc.reason,
                                                 exc.sentence, exc.legal))
+            if p in rd.unfinished:
+                continue                  # still drawing: the round is not over for them
             try:
                 state.apply(DONE, p)
             except IllegalAction as exc:
                 violations.append(Violation(rn, p, len(acts) + 1, f"{rd.place}.drawings[{p}]", "end of round",
                                             exc.rule, exc.reason, exc.sentence, exc.legal))
                 state.force_done(p)
+    for p, counts in enumerate(rec.tallies or []):
+        if counts is None:
+            continue
+        for name, reason, legal in problems(state, p, counts):
+            violations.append(Violation(state.round, p, 0, f"tallies[{p}]" + (f".{name}" if name else ""),
+                                        f"the counts ({counts.text()})", "tally", reason, sentence("tally"),
+                                        [legal]))
+        state.set_counts(p, counts)       # scored as given, also when a count is impossible (ruling D14)
     return Replay(rec, state, violations, state.is_terminal())
 
 
@@ -281,8 +352,12 @@ def from_state(state: State, players: list[str] | None = None) -> dict:
             rounds[-1]["drawings"][who].append({"card": a.card, "room": a.room, "ends": list(a.ends)})
         elif a.kind == "trap":
             rounds[-1]["drawings"][who].append({"card": a.card, "trap": a.room})
+    if rounds and state.phase == "draw" and not all(state.done):
+        rounds[-1]["unfinished"] = [p for p, d in enumerate(state.done) if not d]
     out: dict[str, Any] = {"format": FORMAT, "edition": EDITION, "map": g.map.spec or "a",
                            "players": list(players or [f"P{p + 1}" for p in range(n)]), "rounds": rounds}
+    if g.tallies:
+        out["tallies"] = [c.as_dict() if c is not None else None for c in state.counts]
     if g.deck.spec is not None:
         out["deck"] = g.deck.spec
     return out

@@ -6,7 +6,8 @@ Weapons and Monsters with their letters; then the player's path segments (the ro
 drawn in, small, in the bottom-left corner), their Traps (an X; grey when erased because
 another player set one in the same coordinates) and "HIT" where another player's Trap hits
 them. On the right, the scoring section (items 1 to 7) as engine.score() counts it, with the
-tally marks of item 6.
+tally marks of item 6. A game recorded with tallies (ruling D14) has no paths to draw: the map
+shows the Traps, and the scoring section the counts the player gave.
 
 Drawn on doodlebox.drawing's canvas with its 5x7 font, written by doodlebox.drawing.png.
 map_geometry() says where everything is drawn; the tests read the pixels there.
@@ -179,7 +180,8 @@ def render_sheet(state, player: int, path, title: str = "") -> Path:
     cv.text(MARGIN, MARGIN, head[:40], INK, 3)
     who = "solo" if game.solo else f"player {player + 1} of {game.players}"
     over = ", game over" if state.is_terminal() else ""
-    cv.text(MARGIN, MARGIN + 32, f"{m.name}, {who}, round {state.round} of 7{over}", LABEL)
+    paper = ", paths on paper (tallies)" if game.tallies else ""
+    cv.text(MARGIN, MARGIN + 32, f"{m.name}, {who}, round {state.round} of 7{over}{paper}", LABEL)
     res = score(state)
     _dungeon(cv, geo, m)
     board = state.boards[player]
@@ -244,7 +246,8 @@ def _dungeon(cv: Canvas, geo: Geometry, m: DungeonMap) -> None:
 def _panel(cv: Canvas, geo: Geometry, state, player: int, res) -> None:
     x, y = geo.panel
     mine = res.sheets[player]
-    cv.text(x, y, "Scoring" + (" (final)" if state.is_terminal() else " so far"), INK, 3)
+    head = "Scoring (tallies)" if state.game.tallies else "Scoring"
+    cv.text(x, y, head + (" (final)" if state.is_terminal() else " so far"), INK, 3)
     y += 40
     chars = (PANEL - 70) // 12
     for what, points in mine.items:

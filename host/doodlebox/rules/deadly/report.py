@@ -1,5 +1,6 @@
 """What `doodlebox validate` and `doodlebox score` print for a Deadly Doodles record: each
-player's scoring section (items 1 to 7), the Trap hits, and the final table."""
+player's scoring section (items 1 to 7), the Trap hits, and the final table. A record with
+tallies (ruling D14) shows the counts each player gave."""
 from __future__ import annotations
 
 from doodlebox.rules.deadly.engine import Result, score
@@ -20,6 +21,7 @@ def as_json(rp: Replay) -> dict:
         "edition": rec.edition,
         "variant": "solo" if len(rec.players) == 1 else "",
         "map": m.name,
+        "drawings": "tallies" if rec.tallies is not None else "full",
         "players": rec.players,
         "rounds": st.round,
         "finished": rp.finished,
@@ -35,7 +37,9 @@ def as_json(rp: Replay) -> dict:
              "trap_hits": [{"room": m.room_name(h.room), "by": rec.players[h.owner], "same_coordinates": h.same}
                            for h in ss.hits],
              "segments": st.boards[ss.player].segments(),
-             "traps": [m.room_name(i) for i, t in enumerate(st.boards[ss.player].trap) if t]}
+             "traps": [m.room_name(i) for i, t in enumerate(st.boards[ss.player].trap) if t],
+             **({"tallies": ss.counts.as_dict() if ss.counts is not None else None}
+                if rec.tallies is not None else {})}
             for ss in res.sheets],
         "winners": [rec.players[p] for p in res.winners],
     }
@@ -49,8 +53,10 @@ def sheets_text(rp: Replay, res: Result | None = None) -> str:
     for ss in res.sheets:
         b = st.boards[ss.player]
         traps = [m.room_name(i) for i, t in enumerate(b.trap) if t]
-        out.append(f"{_name(rp, ss.player)}: {b.segments()} path segments"
-                   + (f", Traps in {', '.join(traps)}" if traps else ""))
+        drawn = (f"{b.segments()} path segments" if not st.game.tallies
+                 else "path segments on paper, counted by the player" if ss.counts is not None
+                 else "path segments on paper, not counted yet")
+        out.append(f"{_name(rp, ss.player)}: {drawn}" + (f", Traps in {', '.join(traps)}" if traps else ""))
         for what, pts in ss.items:
             out.append(f"  {pts:>+4}  {what}")
         out.append(f"  {ss.total:>4}  total")

@@ -38,6 +38,8 @@ _S: dict[str, str] = {
     "rounds": "The game consists of seven rounds, followed by a scoring phase.",
     "over": "After the seventh round is completed, the game ends.",
     "player": "Each player takes one map board and a dry-erase marker.",
+    "tally": "After the seventh round is completed, the game ends. Calculate your score by following the "
+             "instructions in the Scoring section. (ruling D14)",
 }
 
 

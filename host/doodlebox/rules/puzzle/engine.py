@@ -61,7 +61,7 @@ class Action(NamedTuple):
     kind: str
     value: int = 0
     roles: tuple[str, ...] = ()
-    timer: tuple[int, int] | None = None   # (start_ms, end_ms) of the drawing minute, if known
+    timer: tuple[int, ...] | None = None   # (start_ms, end_ms) or (start_ms, end_ms, paused_ms), if known
 
     def __str__(self) -> str:
         k, v = self.kind, self.value
@@ -74,7 +74,8 @@ class Action(NamedTuple):
         if k == "drawing":
             if self.timer is None:
                 return "the drawing minute"
-            return f"the drawing minute ({(self.timer[1] - self.timer[0]) / 1000:g} s)"
+            paused = f", paused {self.timer[2] / 1000:g} s" if len(self.timer) > 2 and self.timer[2] else ""
+            return f"the drawing minute ({minute_ms(self.timer) / 1000:g} s{paused})"
         if k == "place":
             return f"place a board in slot {v}"
         if k == "erase":
@@ -104,8 +105,15 @@ def card(c: int) -> Action:
     return Action("card", c)
 
 
-def drawing(timer: tuple[int, int] | None = None) -> Action:
-    return Action("drawing", timer=(timer[0], timer[1]) if timer is not None else None)
+def drawing(timer: tuple[int, ...] | None = None) -> Action:
+    """The drawing minute ran; `timer`: (start_ms, end_ms), or with the ms it was paused in
+    between (start_ms, end_ms, paused_ms)."""
+    return Action("drawing", timer=tuple(timer[:3]) if timer is not None else None)
+
+
+def minute_ms(timer: tuple[int, ...]) -> int:
+    """How long the drawing ran: from start to end, less the time it was paused."""
+    return timer[1] - timer[0] - (timer[2] if len(timer) > 2 else 0)
 
 
 def place(slot: int) -> Action:
@@ -201,7 +209,7 @@ class RoundResult:
     number: int = 0
     card: int = 0
     rejected: tuple[tuple[int, int], ...] = ()
-    timer: tuple[int, int] | None = None
+    timer: tuple[int, ...] | None = None
     slots: tuple[int, ...] = ()          # the player whose board is in slot 1..6 (-1: empty)
     erased: int = 0                      # board erased by Baddy (0: none)
     drawn: int = 0                       # board Baddy drew on (0: none)
@@ -274,7 +282,7 @@ class State(api.State[Action]):
         self.number = 0
         self.card = 0
         self.rejected: list[tuple[int, int]] = []
-        self.timer: tuple[int, int] | None = None
+        self.timer: tuple[int, ...] | None = None
         self.slots = [-1] * SLOTS            # player whose board fills slot 1..6
         self.placed = 0                      # boards placed (turns taken) this round
         self.erased = 0
@@ -471,9 +479,10 @@ class State(api.State[Action]):
 
     def _check_drawing(self, a: Action, bad) -> None:
         if a.timer is not None:
-            ms = a.timer[1] - a.timer[0]
+            ms = minute_ms(a.timer)
             if abs(ms - MINUTE_MS) > TOLERANCE_MS:
-                raise bad(f"the drawing lasted {ms / 1000:g} s, not one minute "
+                paused = f" (paused {a.timer[2] / 1000:g} s)" if len(a.timer) > 2 and a.timer[2] else ""
+                raise bad(f"the drawing lasted {ms / 1000:g} s{paused}, not one minute "
                           f"({(MINUTE_MS - TOLERANCE_MS) / 1000:g} to {(MINUTE_MS + TOLERANCE_MS) / 1000:g} s)",
                           "minute", [f"a drawing of {MINUTE_MS // 1000} s (within {TOLERANCE_MS / 1000:g} s)"])
 

@@ -19,6 +19,7 @@ from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.puzzle.sentences import sentence
 
 ROUND_KEYS = ("roles", "rejected", "number", "card", "timer", "placements", "baddy", "guess", "challenge")
+TIMER_KEYS = ("start_ms", "end_ms", "paused_ms")
 
 
 
@@ -29,7 +30,7 @@ class Round:
     rejected: list[tuple[int, int, str]]           # subjects set aside: (number, card, place)
     number: int | None
     card: int | None
-    timer: tuple[int, int] | None                  # (start_ms, end_ms)
+    timer: tuple[int, ...] | None                  # (start_ms, end_ms), or (start_ms, end_ms, paused_ms)
     placements: list[tuple[int, int, str]] | None  # (player, slot, place); None: not in the record
     baddy: list[tuple[str, int, str]] | None       # ("erase" | "draw", board, place) in order; None: absent
     guess: bool | None                             # True right, False wrong, None: not yet
@@ -125,9 +126,12 @@ def parse(data: Any, source: str = "record") -> Record:
             rejected.append((whole(sub.get("number"), rw + ".number"), whole(sub.get("card"), rw + ".card"), rw))
         timer = rd.get("timer")
         if timer is not None:
-            if not isinstance(timer, dict) or set(timer) != {"start_ms", "end_ms"}:
-                raise bad(w + ".timer", "is not {\"start_ms\": ms, \"end_ms\": ms}")
-            timer = (whole(timer["start_ms"], w + ".timer.start_ms"), whole(timer["end_ms"], w + ".timer.end_ms"))
+            if not isinstance(timer, dict) or not {"start_ms", "end_ms"} <= set(timer) <= set(TIMER_KEYS):
+                raise bad(w + ".timer", "is not {\"start_ms\": ms, \"end_ms\": ms} (and \"paused_ms\": ms, if it "
+                                        "was paused)")
+            timer = tuple(whole(timer[k], f"{w}.timer.{k}") for k in TIMER_KEYS if k in timer)
+            if len(timer) > 2 and timer[2] < 0:
+                raise bad(w + ".timer.paused_ms", f"{timer[2]} is not a time (0 ms or more)")
         placements = None
         if rd.get("placements") is not None:
             pl = rd["placements"]
@@ -292,7 +296,7 @@ def from_state(state: State, players: list[str]) -> dict:
             r.setdefault("rejected", []).append({"number": r.pop("number"), "card": r.pop("card")})
         elif k == "drawing":
             if a.timer is not None:
-                r["timer"] = {"start_ms": a.timer[0], "end_ms": a.timer[1]}
+                r["timer"] = {k: v for k, v in zip(TIMER_KEYS, a.timer) if k != "paused_ms" or v}
             r["placements"] = []
         elif k == "place":
             r["placements"].append([who, a.value])
