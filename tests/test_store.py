@@ -207,3 +207,98 @@ def test_random_batches_store_each_stream_in_order_once(tmp_path):
     for b in (1, 2, 3):
         got = [(s, e) for _, bb, s, e in store.events() if bb == b]
         assert got == list(enumerate(want[b], start=1))[:len(got)] and len(got) > 20
+
+
+# -- schema version 3: names, imported records, each game's outcome ------------------------------
+V2 = ROOT / "tests" / "vectors" / "store-v2.sqlite3"   # written by the version 2 store (commit b2fea41)
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def test_a_version_2_file_is_upgraded_in_place(tmp_path):
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(V2, db)
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+    before = con.execute("SELECT * FROM games ORDER BY id").fetchall()
+    events = con.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    con.close()
+    store = Store(db)
+    tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"players", "imported"} <= tables
+    assert store.db.execute("SELECT * FROM games ORDER BY id").fetchall() == before      # rows untouched
+    assert len(store.events()) == events
+    games = store.games()
+    assert [(g["id"], g["edition"], g["status"], g["names"]) for g in games] == [
+        (1, "city", "ended", ["P1", "P2", "P3"]), (2, "treasures", "ended", ["P1"]),
+        (3, "suzhou", "abandoned", ["P1", "P2"]), (4, "monsters", "ended", ["P1", "P2"]),
+        (5, "shanghai", "playing", ["P1", "P2"])]
+    city = find_game("city")
+    rp = city.replay(city.parse(to_record(store.game_log(1)), "game 1"))
+    assert (games[0]["totals"], games[0]["finished"]) == (rp.state.scores(), True)
+    assert games[0]["winners"] == [f"P{p + 1}" for p in rp.state.result().winners]
+    assert games[1]["rank"] and games[1]["winners"] == []                    # solo: a rank, no winner
+    assert (games[2]["finished"], games[2]["winners"]) == (False, [])        # abandoned in its first round
+    store.set_names(1, ["Ann", "Ben", "Cat"])
+    assert store.record(1)["players"] == ["Ann", "Ben", "Cat"]
+    store.close()
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert Store(db, readonly=True).names(1) == ["Ann", "Ben", "Cat"]
+
+
+def test_an_upgrade_from_version_2_that_fails_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    from doodlebox import store as store_module
+
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(V2, db)
+    monkeypatch.setattr(store_module, "_TABLES_V3", store_module._TABLES_V3 + "; CREATE TABLE players (x)")
+    with pytest.raises(StoreError, match="already exists"):
+        Store(db)
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert not {"players", "imported"} & {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+
+
+def test_a_version_2_file_that_may_not_be_written_says_it_needs_the_upgrade(tmp_path):
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(V2, db)
+    with pytest.raises(StoreError, match="schema version 2: `doodlebox log` upgrades it to 3"):
+        Store(db, readonly=True)
+
+
+def test_names_belong_to_the_whole_of_a_resumed_game(tmp_path):
+    state = random_game(find_game("city"), 4, 3)
+    events = console_events(state, g=1)
+    store = Store(tmp_path / "g.sqlite3")
+    for seq, e in enumerate(events[:20], start=1):
+        store.append("c0ffee", 1, seq, e)
+    assert store.set_names(1, ["Ann", "Ben"]) == ["Ann", "Ben", "P3"]
+    store.append("c0ffee", 2, 1, {"k": "resume", "g": 1, "of": [1, 1], "at": 20, "r": 2})
+    for seq, e in enumerate(events[20:], start=2):
+        store.append("c0ffee", 2, seq, e)
+    assert store.names(2) == ["Ann", "Ben", "P3"]                  # the game that goes on with it
+    assert store.record("last")["players"] == ["Ann", "Ben", "P3"]
+    store.set_names(2, ["Cy", "Di", "Ed"])
+    assert store.names(1) == store.names(2) == ["Cy", "Di", "Ed"]
+    assert store.record(2) == dict(expected_record(state), players=["Cy", "Di", "Ed"])
+    g = {g["id"]: g for g in store.games()}
+    assert (g[1]["status"], g[2]["status"], g[2]["totals"]) == ("resumed", "ended", state.scores())
+
+
+def test_an_imported_record_is_a_game_with_its_names_and_its_outcome(tmp_path):
+    store = Store(tmp_path / "g.sqlite3")
+    data = json.loads((GOLDEN / "suzhou-bonuses.json").read_text())
+    assert store.imported_as(data) is None
+    (gid,) = store.add_imported([(data, 0, "suzhou-bonuses.json", 1_700_000_000.0)])
+    assert store.imported_as(json.loads(json.dumps(data))) == gid
+    (g,) = store.games()
+    assert (g["uid"], g["boot"], g["state"], g["players"], g["edition"], g["rounds"]) == ("", 0, "imported", 3,
+                                                                                         "suzhou", 15)
+    assert (g["names"], g["totals"], g["winners"], g["violations"]) == (["Li", "Mei", "Tao"], [46, 32, 26], ["Li"], 0)
+    assert store.record(gid) == data and store.record("last") == data
+    assert store.game_log("last") is None                  # no console game: imported ones have no events
+    store.set_names(gid, ["Lia", "May"])
+    assert store.record(gid)["players"] == ["Lia", "May", "P3"]
+    assert store.imported_source(gid) == ("suzhou-bonuses.json", 0)
+    # a console game played later is "last"; the imported game keeps its number
+    store.append("c0ffee", 1, 1, {"k": "game", "g": 1, "ed": "city", "n": 2, "var": ""})
+    assert store.find("last") == gid + 1 and store.game_log("last").id == gid + 1
