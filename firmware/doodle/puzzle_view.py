@@ -71,10 +71,10 @@ def _slots(g):
     return _text(n)
 
 
-def _entry_hint(g, seven):
+def _entry_hint(g, more):
     if g.high:
         return "7-12: D1-D6   (PASS: back)"
-    return "D1-D6, or D0 then D1-D6 for %s" % seven
+    return more
 
 
 def _points(g, pc):
@@ -142,7 +142,7 @@ def _body(g, pc, out):
     if ph == P.NUMBER:
         out.append(star)
         out.append(_text(_b(_seat(0, g.star), b": choose a number 1-12")))
-        out.append(_entry_hint(g, "7-12"))
+        out.append(_entry_hint(g, "D1-D6, or D0 then D1-D6: 7-12"))
         return
     if ph == P.SUBJECT:
         out.append(star)
@@ -163,7 +163,7 @@ def _body(g, pc, out):
     if ph == P.SEAT:
         out.append("Baddy's Mischief (Guessy: eyes shut)")
         out.append("Baddy: your seat number?")
-        out.append(_entry_hint(g, "7-8"))
+        out.append(_entry_hint(g, "D1-D6, or D0 then D1-D2: 7-8" if g.players > 6 else "D1-D6"))
         return
     if ph == P.ERASE or ph == P.DRAW:
         out.append("Baddy is choosing")
