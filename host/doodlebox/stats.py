@@ -272,6 +272,9 @@ def _empty(ax, what: str) -> None:
 
 
 def _dice(ax, st: Stats) -> None:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
     ax.set_title(TITLES["dice"])
     if not st.dice:
         _empty(ax, "no dice rolled on a console yet")
@@ -283,12 +286,14 @@ def _dice(ax, st: Stats) -> None:
         colour = "tab:red" if t.enough and t.p < 0.01 else ("tab:blue" if t.enough else "lightgray")
         ax.bar(k, t.p, color=colour)
         ax.text(k, min(t.p, 0.95) + 0.02, str(t.rolls), ha="center", fontsize=8)
-    ax.axhline(0.01, color="tab:red", linestyle="--", linewidth=1, label="p = 0.01")
-    ax.bar([], [], color="lightgray", label=f"fewer than {SMALL * FACES} rolls")
+    ax.axhline(0.01, color="tab:red", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=8)
     ax.set_ylim(0, 1.1)
     ax.set_ylabel("p-value (number of rolls above each bar)")
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(handles=[Line2D([0], [0], color="tab:red", linestyle="--", linewidth=1, label="p = 0.01"),
+                       Patch(facecolor="tab:red", label="p < 0.01: unlikely to be fair"),
+                       Patch(facecolor="lightgray", label=f"fewer than {SMALL * FACES} rolls")],
+              loc="upper right", fontsize=8)
 
 
 def _scores(ax, st: Stats) -> None:
