@@ -1,5 +1,7 @@
 # doodlebox front door. `make run` and `make test` set themselves up on a fresh machine.
 PYTHON ?= python3
+WEB    ?= 8765
+SUDO    = $(if $(filter 0,$(shell id -u)),,sudo)
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
 READY   = $(VENV)/.ready
@@ -7,7 +9,7 @@ STUBS   = .stubs/.ready
 # MicroPython's API for the firmware's type check, in a folder of its own (not the venv)
 STUB_PKG = micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: run demo test bench faults flash typecheck check firmware-data clean
+.PHONY: run demo test browser bench faults flash typecheck check firmware-data clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,14 +22,24 @@ $(STUBS): $(READY) Makefile
 	$(PY) -m pip install -q --target .stubs '$(STUB_PKG)'
 	touch $(STUBS)
 
-run: $(READY)                ## log games; with no board attached, the virtual console and its panel (WAV=timer.wav: its buzzer to a file)
-	$(VENV)/bin/doodlebox log$(if $(WAV), --wav "$(WAV)")
+run: $(READY)                ## log games; with no board attached, the virtual console and its panel (WAV=timer.wav: its buzzer to a file); the page on http://127.0.0.1:$(WEB)/ (WEB=: none)
+	$(VENV)/bin/doodlebox log$(if $(WAV), --wav "$(WAV)")$(if $(WEB), --web $(WEB))
 
 demo: $(READY)               ## a 3-player Doodle City game played by the bot through the whole stack, then the PC's table
 	$(VENV)/bin/doodlebox demo
 
-test: $(READY) $(STUBS)      ## every test
+test: $(READY) $(STUBS) browser   ## every test
 	$(PY) -m pytest
+
+browser:                     ## Debian's chromium and chromedriver for tests/test_web.py, installed if missing (part of make test)
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  echo "installing Debian's chromium and chromium-driver (as root, else with sudo) for tests/test_web.py"; \
+	  log=$$(mktemp); \
+	  { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	    --no-install-recommends chromium chromium-driver; } >"$$log" 2>&1 \
+	  || { tail -n 5 "$$log"; echo "could not install chromium: every other test runs; tests/test_web.py will fail"; }; \
+	  rm -f "$$log"; \
+	fi
 
 bench: $(READY)              ## figures: firmware heap in the 192K VM, cost per button event, host events/s
 	$(PY) tests/bench.py

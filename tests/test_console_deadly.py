@@ -10,7 +10,9 @@ A game's events replayed (after a power cut) give the same state. A whole game r
 from __future__ import annotations
 
 import json
+import queue
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ import pytest
 from doodle import deadly
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.deadly import deck as decks
-from doodlebox.rules.deadly import engine, maps
+from doodlebox.rules.deadly import engine, maps, tallies
 from doodlebox.rules.deadly.engine import DONE, Place, Reveal, Trap
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +47,7 @@ class Side:
         self.rng = random.Random(seed)
         self.events: list[dict] = []
         self.g = deadly.Game(players, {"map": side, "rec": rec}, 1, self.events.append, rand or self.rng.randrange)
-        self.s = engine.Game(maps.load(side), decks.load(), players).new_state()
+        self.s = engine.Game(maps.load(side), decks.load(), players, tallies=rec != "full").new_state()
         self.refused: list[str] = []
         assert self.events == [{"k": "game", "g": 1, "ed": "deadly", "n": players, "var": "", "map": side,
                                 "rec": rec if rec == "full" else "tally"}]
@@ -110,20 +112,18 @@ class Side:
         self.agree()
 
     def end_round(self, p: int) -> bool:
-        """PASS: the console ends p's round exactly when the engine allows it."""
+        """PASS: the console ends p's round exactly when the engine allows it (in tallies also
+        at the second PASS in a row, ruling D15)."""
         n = len(self.events)
         want = self.rule(DONE, p)
-        if not self.g.full:     # tallies: only the Traps are the console's to know
-            s = self.s
-            traps = [c for c in s.open_cards(p) if s.game.deck.kind_of[c] == decks.TRAP]
-            want = "trap_must" if any(s.drawable(p, c) for c in traps) and not self.g.passed else None
+        second = not self.g.full and self.g.passed
         got = self.press("PASS")
-        assert got == want, (got, want)
-        if want is None:
-            self.s.force_done(p)
+        assert got == (None if second else want), (got, want, second)
+        if got is None:
+            self.s.force_done(p) if second else self.s.apply(DONE, p)
             assert self.new(n)[0] == {"k": "done", "g": 1, "r": self.s.round, "p": p}
         self.agree()
-        return want is None
+        return got is None
 
     def attempt(self, p: int) -> None:
         """A random entry, often a wrong one: a card, a room (often one the player has drawn
@@ -162,8 +162,6 @@ class Side:
             while g.phase == deadly.CARD:
                 p = g.player
                 legal = [a for a in s.legal_actions(p) if a is not DONE]
-                if not g.full:
-                    legal = [a for a in legal if a.kind == "trap"]
                 if rng.random() < wrong:
                     self.attempt(p)
                 elif legal and rng.random() < wrong / 2:
@@ -176,15 +174,14 @@ class Side:
                 self.sync()
 
     def sync(self) -> None:
-        """Tallies: the console ends the round of a player with no Trap to set; so does the
-        engine (the segments are drawn on paper, not here)."""
+        """Tallies: the console ends the round of a player with no Trap to set by itself; the
+        engine (in tally mode: the segments are on paper) must allow it."""
         g, s = self.g, self.s
         if g.full:
             return
         while s.phase == engine.DRAW and (g.phase != deadly.CARD or s.current_player() < g.player):
             p = s.current_player()
-            assert not any(s.drawable(p, c) for c in s.open_cards(p) if s.game.deck.kind_of[c] == decks.TRAP)
-            s.force_done(p)
+            s.apply(DONE, p)
             assert next(e for e in reversed(self.events) if e["k"] == "done" and e["p"] == p)["r"] == s.round
         self.agree()
 
@@ -198,7 +195,7 @@ def test_full_capture_agrees_with_the_engine_press_by_press(seed):
     end = t.events[-1]
     assert end == {"k": "end", "g": 1, "r": 7, "why": "rounds", "p": t.s.result().totals}
     assert sum(len(e["cards"]) for e in t.events if e["k"] == "reveal") == len(t.s.revealed_in)
-    assert t.g.tones[-1] == "end"
+    assert t.g.tones[-1] == "claim" and "roll" in t.g.tones and "choose" in t.g.tones
     assert t.refused
 
 
@@ -225,6 +222,10 @@ def test_a_card_number_twice_and_a_trap_on_loot():
     if g.n < 6:
         assert t.press(f"D{g.n + 1}") == f"the cards are 1-{g.n}"
     assert t.press("D0") == "notnow"
+    assert t.press("MENU") == "menu" and not g.over()
+    g.end()
+    assert g.over() and t.events[-1] == {"k": "end", "g": 1, "r": 1, "why": "menu", "p": s.result().totals}
+    assert t.press("ROLL") == "notnow"
 
 
 def test_a_trap_goes_in_an_empty_room_only():
@@ -255,11 +256,13 @@ def test_tallies_enter_traps_and_counts(seed):
         counts = []
         for item in range(8):
             least, most = g.count_range(p, item)
-            if rng.random() < 0.3 and (most < 12 or least > 0):    # a count the PC would refuse
-                bad = rng.choice([v for v in range(13) if not least <= v <= most])
+            if rng.random() < 0.3 and (most < 36 or least > 0):    # a count the PC would refuse
+                bad = rng.choice([v for v in range(37) if not least <= v <= most])
                 for key in number_keys(bad):
                     assert t.press(key) is None
                 assert t.press("ROLL") == f"a number is {least}-{most} here"
+                found = tallies.problems(t.s, p, tallies.Counts.of(counts + [bad] + [0] * (7 - item)))
+                assert {f for f, _, _ in found} & {tallies.FIELDS[item], ""}, (item, bad, found)   # the PC too
             if rng.random() < 0.2 and item:         # PASS: back to the count before
                 assert t.press("PASS") is None and g.item == item - 1
                 for key in number_keys(counts[-1]) + ["ROLL"]:
@@ -271,10 +274,13 @@ def test_tallies_enter_traps_and_counts(seed):
             assert t.press("ROLL") is None
         tally = next(e for e in reversed(t.events) if e["k"] == "tally")
         assert tally == {"k": "tally", "g": 1, "p": p, "t": counts}
+        assert tallies.problems(t.s, p, tallies.Counts.of(counts)) == []     # the PC finds them possible
+        t.s.set_counts(p, tallies.Counts.of(counts))
         want.append(2 * counts[0] * (2 if counts[1] else 1) + counts[2] + 4 * counts[3] - 2 * counts[4]
                     + counts[5] - 2 * counts[6] - 3 * counts[7])
     assert g.over()
     assert t.events[-1] == {"k": "end", "g": 1, "r": 7, "why": "rounds", "p": want}
+    assert want == t.s.result().totals
 
 
 def test_tallies_pass_twice_leaves_a_trap():
@@ -294,10 +300,11 @@ def test_tallies_pass_twice_leaves_a_trap():
 
 
 def number_keys(v: int) -> list[str]:
-    """A number as the buttons enter it: D1..D6; D0 first for 7..12; D0 alone for 0 (then ROLL)."""
+    """A count as the buttons enter it: D1..D6, a D0 first for each 6 more; D0 alone for 0 (then
+    ROLL)."""
     if v == 0:
         return ["D0"]
-    return [f"D{v}"] if v <= 6 else ["D0", f"D{v - 6}"]
+    return ["D0"] * ((v - 1) // 6) + [f"D{(v - 1) % 6 + 1}"]
 
 
 def test_number_entry():
@@ -308,13 +315,20 @@ def test_number_entry():
         while g.phase == deadly.CARD:      # solo: no Traps, the console ends each round itself
             raise AssertionError("a solo game in tallies asks nothing during the rounds")
     assert t.press("ROLL") == "notnow"          # nothing entered
-    assert t.press("D0") is None and t.press("D0") == "a number is 1-12"
-    assert t.press("ROLL") is None and g.tallies[0][0] == 0    # D0, ROLL: none
+    assert t.press("D0") is None and t.press("D0") is None and g.high == 2
+    assert t.press("ROLL") == "a number ends with D1-D6" and g.high == 2    # the D0s are kept
+    assert t.press("D2") is None and g.num == 14
+    assert t.press("ROLL") == "a number is 0-4 here"           # Loot: the map's four
+    assert t.press("D0") is None and t.press("ROLL") is None and g.tallies[0][0] == 0    # D0, ROLL: none
     assert t.press("D3") is None and t.press("D2") is None      # the last one counts
     assert t.press("ROLL") == "a number is 0-1 here"            # the Dragon: 0 or 1
     assert t.press("D1") is None and t.press("ROLL") is None and g.item == 2
     assert t.press("D0") is None and t.press("PASS") is None and g.item == 2   # the D0 taken back
     assert t.press("PASS") is None and g.item == 1                              # the Dragon again
+    for _ in range(5):
+        assert t.press("D0") is None
+    assert t.press("D0") == "a number is 0-36" and g.high == 5
+    assert t.press("D6") is None and g.num == 36
 
 
 def snapshot(g: deadly.Game) -> dict:
@@ -452,3 +466,66 @@ def test_a_whole_game_in_the_vm_sends_the_same_events(players, side, rec, capsys
               f"{len(events)} events; live heap of the game and its screen {game} B after the start, "
               f"{peak} B at most; {top} B at most between two collections (heap in use before: {base} B)")
     assert 0 < game <= peak < 48 * 1024
+
+
+# -- the bot, on the console's App ------------------------------------------------------------
+class AppConsole:
+    """The console's App under CPython (RAM flash, simulated time), pressed as the bot presses
+    the virtual console; its events in a queue as the host stores them. Every screen it shows
+    is checked: a title, then at most 12 lines (a "%" line takes 4) of at most 37 characters."""
+
+    def __init__(self, seed: int):
+        from doodle.app import App
+        from doodle.flashlog import RamFlash
+
+        self.rng = random.Random(seed)
+        self.events: queue.Queue[dict] = queue.Queue()
+        self.app = App(lambda n: self.rng.randrange(n), 1, "c0ffee", RamFlash())
+        add = self.app.journal.add
+        self.app.journal.add = lambda e: (self.events.put(e), add(e))[1]  # type: ignore[method-assign]
+        self.now = 0
+        self.screens = 0
+
+    def press(self, name: str) -> None:
+        app = self.app
+        self.now += 200
+        app.button(name, self.now)
+        if app.collect_wanted:    # the loop's part: a collection, then the step kept for it
+            app.collected()
+        app.tick(self.now)
+        app.journal.ack(1, app.journal.next)     # a PC acknowledging everything
+        lines = app.screen()
+        body = sum(4 if line.startswith("%") else 1 for line in lines[1:])
+        assert len(lines[0]) <= 18 and body <= 12, lines
+        assert all(len(line) <= 37 or line.startswith("!PC:") for line in lines[1:]), lines
+        self.screens += 1
+
+    def lobby(self, game: str) -> dict:
+        from doodlebox.bot import lobby_of
+
+        got = lobby_of(self.app.screen())
+        assert got is not None and got["game"] == game
+        return got
+
+
+@pytest.mark.parametrize("players,side,rec,seed", [(1, "a", "full", 1), (2, "b", "full", 2), (3, "a", "tally", 3),
+                                                   (4, "b", "full", 4), (4, "a", "tally", 5), (1, "b", "tally", 6)])
+def test_the_bot_plays_whole_games_on_the_console(players, side, rec, seed):
+    """host/doodlebox/bot_deadly.py through the lobby and a whole game on the console's App: every
+    event agrees with the engine, one entry is refused with the engine's rule, the console's
+    totals are the engine's; the final table shows them."""
+    from doodlebox import bot_deadly
+
+    c = AppConsole(seed)
+    t = bot_deadly.Table(c.press, c.events, seed=seed, timeout=0.01, read=c.lobby)
+    seen = t.play_game(players, side, rec, back_to_lobby=False)
+    assert t.final is not None and t.state is not None and t.state.is_terminal()
+    assert t.refusals == (1 if rec == "full" else 0) or rec == "tally"
+    assert c.app.game is not None and c.app.game.over()
+    lines = c.app.screen()
+    assert lines[0] == "Deadly: game over" and "Scores by the console" in lines
+    for p, v in enumerate(t.final["p"]):
+        assert any(line.endswith(f"P{p + 1} {v:4d}") or f"P{p + 1} {v:4d}  winner" in line for line in lines)
+    assert [e["k"] for e in seen].count("reveal") == 7
+    c.press("ROLL")
+    assert c.app.game is None and "doodle.deadly" not in sys.modules and "doodle.deadly_view" not in sys.modules

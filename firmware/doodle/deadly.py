@@ -33,6 +33,7 @@ TALLY = const(5)      # after round 7 in tallies: each player's eight counts
 OVER = const(6)
 
 NOTNOW = "notnow"     # a button that means nothing now: ignored, no tone
+MENU = "menu"         # MENU: the app asks "End game?" and calls end() on ROLL
 DIE = {"D0": 0, "D1": 1, "D2": 2, "D3": 3, "D4": 4, "D5": 5, "D6": 6}
 FACES = "0123456789abcdef"   # a segment's picture on the panel: its sides as a hex digit
 ENDS = ("", "N", "E", "NE", "S", "NS", "ES", "NES", "W", "NW", "EW", "NEW", "SW", "NSW", "ESW", "NESW")
@@ -40,21 +41,7 @@ COLUMNS = "ABCDEF"
 # the scoring section's counts, in the order of the `tally` event (docs/protocol.md)
 COUNTS = ("Loot rooms entered", "Dragon's room entered", "Weapon rooms entered", "Monsters matched",
           "Monsters not matched", "Entryways not linked", "Segments unused", "Trap hits")
-NUMBER_MAX = const(12)
-# why a press was refused, for the panel (the rule ids are the PC's engine's)
-REASONS = {
-    "card": "that card is drawn already",
-    "draw2": "a Draw 2 is not drawn",
-    "trap_room": "a Trap goes in an empty room",
-    "own_trap": "your Trap is in that room",
-    "one_per_room": "one path segment per room",
-    "wall": "an end is on a wall",
-    "entry": "link it to your path or an entryway",
-    "unused": "a card can still be drawn",
-    "trap_must": "a Trap can still be set",
-}
-
-
+COUNT_MAX = const(36)   # the most a count can be entered as (D0 five times, then D6)
 def rotate(m):
     """The sides m opens on, turned a quarter clockwise (N -> E -> S -> W -> N)."""
     return ((m << 1) | (m >> 3)) & 15
@@ -106,8 +93,10 @@ def quiet(ev):
 
 
 class Game:
-    """One game of Deadly Doodles. button(name, now) returns None (taken, or waiting for more),
-    "notnow", a rule id of the PC's engine (sent as a `refuse` event) or a short text (shown
+    """One game of Deadly Doodles, through the app's interface for a card game
+    (docs/console-deadly-puzzle.md, "a game module"). button(name, now) returns None (taken, or
+    waiting for more; its tune is in `tones`), "notnow", "menu" (MENU: the app asks "End
+    game?"), a rule id of the PC's engine (sent as a `refuse` event) or a short text (shown
     only); every finished step is sent as a protocol event through `emit`."""
 
     ED = ED
@@ -155,7 +144,7 @@ class Game:
         self.room = -1
         self.item = 0                   # tallies: the count being entered (0..7)
         self.num = -1                   # ... the number entered so far (-1: none)
-        self.high = False               # ... D0 pressed: 7..12 (or 0 with ROLL)
+        self.high = 0                   # ... D0 pressed so far: each adds 6 (D0 alone and ROLL: 0)
         self.passed = False             # tallies: PASS was refused for a Trap (PASS again: none, D15)
         self.why = ""                   # the last refusal
         self.ending = ""                # why the game ended: "rounds" or "menu"
@@ -192,6 +181,8 @@ class Game:
         ph = self.phase
         if ph == OVER:
             return NOTNOW
+        if name == "MENU":
+            return MENU
         if ph == DEAL:
             return self._reveal() if name == "ROLL" else NOTNOW
         if ph == TALLY:
@@ -217,6 +208,9 @@ class Game:
         if n > 4:
             return NOTNOW
         return self._turn(n)
+
+    def tick(self, now):
+        """Time passes: nothing in Deadly Doodles is timed."""
 
     def _step(self):
         """One more question asked (or one step back)."""
@@ -399,7 +393,7 @@ class Game:
             self.player = 0
             self.item = 0
             self.num = -1
-            self.high = False
+            self.high = 0
             self.phase = TALLY
 
     def _auto(self):
@@ -478,7 +472,7 @@ class Game:
             return under, self.doors
         if k == 6:                        # rooms entered with something in them hold a segment each
             drawn = self.segments - t[0] - t[1] - t[2] - t[3] - t[4]
-            return 0, max(0, min(NUMBER_MAX, drawn))
+            return 0, max(0, drawn)
         same = 0                          # D8: p's own Traps where another player set one too,
         others = 0                        # and every other player's Trap elsewhere
         for i in range(ROOMS):
@@ -496,12 +490,13 @@ class Game:
         return same, same + others
 
     def _count(self, name):
-        """A press while the counts are entered: a number (D1..D6, D0 first for 7..12, D0 and
-        ROLL for 0), ROLL confirms it, PASS goes back."""
+        """A press while the counts are entered: a number (D1..D6; D0 first for 7..12, each
+        further D0 six more: D0 D0 D2 is 14; D0 and ROLL for 0), ROLL confirms it, PASS goes
+        back (the number being entered, or the count before)."""
         if name == "PASS":
             if self.num >= 0 or self.high:
                 self.num = -1
-                self.high = False
+                self.high = 0
             elif self.item:
                 self.item -= 1
             else:
@@ -510,19 +505,18 @@ class Game:
         if name == "ROLL":
             v = self.num
             if v < 0:
-                if not self.high:
-                    return NOTNOW
+                if self.high != 1:
+                    return "a number ends with D1-D6" if self.high else NOTNOW
                 v = 0
             p = self.player
             least, most = self.count_range(p, self.item)
+            self.num = -1
+            self.high = 0
             if not least <= v <= most:
-                self.num = -1
-                self.high = False
+                self.version += 1
                 return "a number is %d-%d here" % (least, most)
             self.tallies[p][self.item] = v
             self.item += 1
-            self.num = -1
-            self.high = False
             if self.item < 8:
                 return self._step()
             self.emit({"k": "tally", "g": self.number, "p": p, "t": list(self.tallies[p])})
@@ -532,13 +526,15 @@ class Game:
         if n < 0:
             return NOTNOW
         if n == 0:
-            if self.high and self.num < 0:
-                return "a number is 1-12"
-            self.high = True
-            self.num = -1
+            if self.num >= 0:
+                self.num = -1             # a new number
+                self.high = 0
+            if 6 * (self.high + 1) >= COUNT_MAX:
+                return "a number is 0-%d" % COUNT_MAX
+            self.high += 1
         else:
-            self.num = n + 6 if self.high else n
-            self.high = False
+            self.num = 6 * self.high + n
+            self.high = 0
         return self._step()
 
     def _tallied(self):
@@ -553,11 +549,11 @@ class Game:
 
     # -- the end ------------------------------------------------------------------------------
     def _end(self, why):
+        """The game is over (the app plays the "end" tune and shows the final table)."""
         self.phase = OVER
         self.ending = why
         self.card = 0
         self.version += 1
-        self.tones.append("end")
         self.emit({"k": "end", "g": self.number, "r": self.round, "why": why, "p": self.points()})
 
     def end(self):

@@ -79,9 +79,11 @@ def _hint(g):
         least, most = g.count_range(g.player, g.item)
         if g.num >= 0:
             return "= %d   ROLL: ok   (%d-%d)" % (g.num, least, most)
-        if g.high:
+        if g.high == 1:
             return "D0: 7-12 (D1-D6) or 0 (ROLL)"
-        return "%d of 8: D1-D6, D0 first 7-12 (%d-%d)" % (g.item + 1, least, most)
+        if g.high:
+            return "D0 x%d: %d-%d (D1-D6)" % (g.high, 6 * g.high + 1, 6 * g.high + 6)
+        return "%d of 8: D1-D6, D0 +6 each (%d-%d)" % (g.item + 1, least, most)
     if ph == deadly.OVER:
         return ""
     return "PASS: back"

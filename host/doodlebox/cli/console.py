@@ -37,6 +37,20 @@ def wav_said(vc) -> None:
 
 
 def log(args: argparse.Namespace) -> int:
+    """With --web PORT, the page (cli/web.py) too: its port taken before anything starts."""
+    web = None
+    if args.web is not None:
+        from doodlebox.cli.web import start_web
+
+        web = start_web(database(args), args.web, "--web")
+    try:
+        return _log(args, web)
+    finally:
+        if web is not None:
+            web.stop()
+
+
+def _log(args: argparse.Namespace, web) -> int:
     from doodlebox.live import describe
     from doodlebox.livegame import Verdict, verdict_lines
     from doodlebox.ports import find_pico
@@ -57,6 +71,10 @@ def log(args: argparse.Namespace) -> int:
                                wav=args.wav)
             port = vc.port
             print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
+    if web is not None:
+        web.live.vc = vc
+        print(f"web: {web.url}" + ("  (the virtual console's dice and buttons too)" if vc is not None else ""),
+              flush=True)
     if vc is None and args.wav is not None:
         print(f"note: --wav {args.wav} is ignored: the console on {port} is a board, heard through its own buzzer")
     db = database(args)
@@ -65,6 +83,8 @@ def log(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}", flush=True), handshake_timeout=args.wait,
                       on_verdict=lambda v: link.events.put(v)).start()   # printed after its event
+    if web is not None:
+        web.live.link = link
     try:
         if not link.wait_ready(args.wait + 5) or link.error or link.link is None:
             raise DoodleboxError(link.error or "the console did not answer")
@@ -196,6 +216,9 @@ def _log_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
                    help="how long to wait for the console's hello (default 10)")
     _wav_argument(p, " (only with the virtual console)")
+    p.add_argument("--web", type=int, metavar="PORT",
+                   help="also serve the page on 127.0.0.1:PORT (doodlebox web; with the virtual console its dice and "
+                        "buttons, which can be clicked; 0: any free port)")
 
 
 def _sim_args(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,160 @@
+// doodlebox's page: polls /api/live for the game being played and the virtual console, sends a
+// click on a console button to /api/press (in the order clicked), and a game's names to
+// /api/names. Everything it shows is written with textContent: nothing it receives is HTML.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const FACES = { 8: 1, 65: 2, 73: 3, 99: 4, 107: 5, 119: 6 };   // lit pips TL..BR as bits 6..0
+  let answered = 0;
+  let presses = Promise.resolve();
+  let panelShown = -1;
+
+  function post(path, data) {
+    return fetch(path, {
+      method: "POST", cache: "no-store",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(data),
+    }).then((r) => r.json().then((body) => ({ ok: r.ok, body: body })));
+  }
+
+  // -- the virtual console's buttons: one press after the other, as clicked --------------
+  function press(name) {
+    presses = presses
+      .then(() => post("/api/press", { button: name }))
+      .then((answer) => {
+        $("press-note").textContent = answer.ok ? name + " pressed" : answer.body.error;
+        document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + (answer.ok ? 0 : 1));
+      })
+      .catch((err) => { $("press-note").textContent = String(err); })
+      .then(() => {
+        answered += 1;
+        document.body.dataset.pressed = String(answered);
+        refresh();
+      });
+  }
+  document.querySelectorAll("button.press").forEach((b) => {
+    b.addEventListener("click", () => press(b.dataset.button));
+  });
+
+  // -- what is going on ---------------------------------------------------------------------
+  function level(v, max) {
+    return Math.min(255, Math.round((v * 255) / Math.max(1, max)));
+  }
+
+  function showConsole(c) {
+    if (!c || !$("console")) return;
+    c.dice.forEach((pips, d) => {
+      const die = $("die-" + d);
+      if (!die) return;
+      let bits = 0;
+      die.querySelectorAll(".pip").forEach((el, k) => {
+        const rgb = pips[k] || [0, 0, 0];
+        const on = rgb[0] > 0 || rgb[1] > 0 || rgb[2] > 0;
+        if (on) bits |= 1 << (6 - k);
+        el.classList.toggle("on", on);
+        el.style.backgroundColor = on
+          ? "rgb(" + level(rgb[0], c.max) + "," + level(rgb[1], c.max) + "," + level(rgb[2], c.max) + ")" : "";
+      });
+      const face = FACES[bits] || (bits ? "?" : "");
+      die.dataset.face = String(face);
+    });
+    if (c.panel !== panelShown) {
+      panelShown = c.panel;
+      $("panel").src = "/live/panel.png?refresh=" + encodeURIComponent(String(c.panel));
+    }
+    $("panel-text").textContent = (c.lines || []).join("\n");
+    if (c.error) $("press-note").textContent = "the console stopped: " + c.error;
+  }
+
+  function cell(row, text, className) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (className) td.className = className;
+    row.appendChild(td);
+  }
+
+  function showGame(g) {
+    $("game").hidden = !g;
+    $("no-game").hidden = !!g;
+    if (!g) return;
+    $("game").dataset.game = String(g.id);
+    $("game-title").textContent = "game " + g.id + ": " + g.edition + " (" + g.players.join(", ") + ")";
+    $("game-round").textContent = String(g.round);
+    $("game-turn").textContent = g.turn || "-";
+    $("game-violations").textContent = g.violations ? g.violations + " violation(s)" : "";
+    $("game-problem").textContent = g.problem || "";
+    const dice = $("game-dice");
+    dice.replaceChildren();
+    if (g.dice) {
+      const column = document.createElement("span");
+      column.className = "face column";
+      column.textContent = String(g.dice.column);
+      column.title = "the column die";
+      dice.appendChild(column);
+      g.dice.white.forEach((w, i) => {
+        const face = document.createElement("span");
+        const who = g.dice.taken[i];
+        face.className = "face white" + (who === null || who === undefined ? "" : " taken");
+        face.textContent = String(w);
+        face.title = "white die " + (i + 1) + (who === null || who === undefined ? "" : ": taken by " +
+          (g.players[who] || "P" + (who + 1)));
+        dice.appendChild(face);
+      });
+    }
+    const body = $("game-scores").tBodies[0];
+    body.replaceChildren();
+    g.players.forEach((name, i) => {
+      const row = document.createElement("tr");
+      cell(row, name);
+      cell(row, g.scores ? String(g.scores[i]) : "-", "number");
+      body.appendChild(row);
+    });
+    const events = $("game-events");
+    events.replaceChildren();
+    g.events.forEach((line) => {
+      const li = document.createElement("li");
+      li.textContent = line;
+      events.appendChild(li);
+    });
+  }
+
+  let polling = false;
+  function refresh() {
+    if (!$("live") || polling) return;
+    polling = true;
+    fetch("/api/live", { cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((live) => {
+        if (!live) return;
+        $("link").textContent = live.link || live.problem || "";
+        showConsole(live.console);
+        showGame(live.game);
+        document.body.dataset.polled = String(Number(document.body.dataset.polled || 0) + 1);
+      })
+      .catch(() => { $("link").textContent = "the page's server does not answer (doodlebox web stopped?)"; })
+      .then(() => { polling = false; });
+  }
+  if ($("live")) {
+    refresh();
+    setInterval(refresh, 700);
+  }
+
+  // -- a game's names -----------------------------------------------------------------------
+  const form = $("names");
+  if (form) {
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const names = Array.from(form.querySelectorAll("input[name=seat]")).map((i) => i.value);
+      post("/api/names", { game: Number(form.dataset.game), names: names })
+        .then((answer) => {
+          if (answer.ok) {
+            $("names-note").textContent = "saved: " + answer.body.names.join(", ");
+            window.setTimeout(() => window.location.reload(), 300);
+          } else {
+            $("names-note").textContent = answer.body.error;
+          }
+        })
+        .catch((err) => { $("names-note").textContent = String(err); });
+    });
+  }
+})();

@@ -1,0 +1,291 @@
+"""What the page shows, as plain data read from the store: the history of games, one game (its
+table, rounds, violations and sheets), the statistics and the game playing now. Nothing here
+writes HTML; every string in it may come from the database and is escaped by pages.py.
+
+One thread owns the database (an sqlite3 connection belongs to the thread that opened it, and
+the store keeps each game's outcome while its events are the same); the server's threads hand
+it their reads. The games are Store.games(), one game games_view.summary (what `doodlebox show`
+prints), the statistics stats.collect (what `doodlebox stats` prints). Sheets, and whose turn
+it is in the game being played, come from replaying the game's record (Store.record) through
+its rules engine (rules/games.py) outside that thread; replays, sheets and charts are cached
+while what they were made of is the same, so a page that polls costs a replay only when the
+game has moved on."""
+from __future__ import annotations
+
+import json
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.rules.api import CHANCE, TERMINAL
+from doodlebox.store import IMPORTED, Store, StoreError
+
+RECENT = 8           # events of the live game listed on the page
+CACHE = 32           # replays (with their sheets) kept
+DICE = ("city", "suzhou", "treasures", "shanghai", "monsters")
+
+T = TypeVar("T")
+
+
+class NotFound(InputError):
+    """A game, a sheet or a chart that is not there (the page answers 404)."""
+
+
+def open_store(db: Path) -> Store:
+    """The database, opened for writing where it may be (names are set on the page), else
+    read-only."""
+    try:
+        return Store(db, timeout=2.0)
+    except StoreError as exc:
+        if exc.cause != "readonly":
+            raise
+        return Store(db, readonly=True, timeout=2.0)
+
+
+@dataclass
+class Replayed:
+    """A game's record and its replay, or why there is none (`problem`)."""
+    record: dict | None
+    replay: Any = None
+    game: Any = None             # its GameType
+    problem: str = ""
+    pictures: dict[int, bytes] = field(default_factory=dict)   # seat -> sheet PNG
+
+
+class Views:
+    """Reads the database `db` for the pages; safe to call from any thread. close() at the end."""
+
+    def __init__(self, db: Path):
+        self.db = Path(db)
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="doodlebox-web-store")
+        self._store: Store | None = None
+        self._lock = threading.Lock()
+        self._replays: OrderedDict[str, Replayed] = OrderedDict()
+        self._stats: tuple[str, Any] = ("", None)              # (the games it was made of, stats.Stats)
+        self._charts: dict[tuple[str, str], bytes] = {}        # (those games, chart) -> PNG
+
+    def close(self) -> None:
+        def closing() -> None:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+        self._pool.submit(closing).result()
+        self._pool.shutdown()
+
+    # -- the database's thread ------------------------------------------------------------
+    def _read(self, fn: Callable[[Store], T], none: T) -> T:
+        """fn(store) in the database's thread; `none` while there is no database yet (`doodlebox
+        log --web` makes it when the console first speaks)."""
+        def run() -> T:
+            if self._store is None:
+                if not self.db.exists():
+                    return none
+                self._store = open_store(self.db)
+            return fn(self._store)
+        return self._pool.submit(run).result()
+
+    @staticmethod
+    def _record(store: Store, gid: int) -> tuple[dict | None, str]:
+        try:
+            return store.record(gid), ""
+        except InputError as exc:     # a console's log that cannot make a record (yet)
+            return None, str(exc)
+
+    def _replayed(self, record: dict | None, problem: str = "") -> Replayed:
+        """A record replayed, from the cache while it is the same."""
+        from doodlebox.rules.games import read_record
+
+        if record is None:
+            return Replayed(None, problem=problem)
+        key = json.dumps(record, sort_keys=True)
+        with self._lock:
+            hit = self._replays.get(key)
+            if hit is not None:
+                self._replays.move_to_end(key)
+                return hit
+        try:
+            parsed, game = read_record(record, "the record")
+            out = Replayed(record, game.replay(parsed), game)
+        except DoodleboxError as exc:
+            out = Replayed(record, problem=str(exc))
+        with self._lock:
+            self._replays[key] = out
+            while len(self._replays) > CACHE:
+                self._replays.popitem(last=False)
+        return out
+
+    # -- the history ----------------------------------------------------------------------
+    def games(self) -> list[dict]:
+        """Every game, newest first: id, edition (its name), players (names), date, status,
+        winners (names), totals (None when the PC cannot score it: `error` says why),
+        violations, rank (a solo game's)."""
+        from doodlebox.games_view import state_text
+
+        none: list[dict] = []
+        rows = self._read(lambda s: s.games(), none)
+        return [_row(r, state_text(r)) for r in reversed(rows)]
+
+    # -- one game -------------------------------------------------------------------------
+    def game(self, gid: int) -> dict:
+        """One game as games_view.summary gives it (table, rounds, violations_text, ...), with
+        `sheets` (how many the page can draw) and `writable` (whether its names may be set)."""
+        from doodlebox.games_view import summary
+
+        found = self._read(lambda s: (summary(s, gid), not s.readonly), None)
+        if found is None:
+            raise NotFound(f"no game {gid}: there is no database yet")
+        out, writable = found
+        out["writable"] = writable
+        out["sheets"] = 0
+        rp = self._replayed(out.get("record"))
+        if rp.replay is not None and rp.game.render is not None:
+            out["sheets"] = len(rp.replay.record.players)
+        return out
+
+    def sheet_png(self, gid: int, seat: int) -> bytes:
+        """Seat `seat`'s (0-based) sheet of game `gid` as PNG bytes."""
+        def read(store: Store) -> tuple[dict | None, str]:
+            store.find(gid)
+            return self._record(store, gid)
+
+        nothing: tuple[dict | None, str] = (None, "there is no database yet")
+        record, problem = self._read(read, nothing)
+        rp = self._replayed(record, problem)
+        if rp.replay is None or rp.game.render is None:
+            raise NotFound(f"game {gid} has no sheets to draw" + (f": {rp.problem}" if rp.problem else ""))
+        players = rp.replay.record.players
+        if not 0 <= seat < len(players):
+            raise NotFound(f"game {gid} has players 1 to {len(players)}")
+        with self._lock:
+            png = rp.pictures.get(seat)
+        if png is None:
+            with tempfile.TemporaryDirectory(prefix="doodlebox-web-") as tmp:
+                out = Path(tmp) / "sheet.png"
+                rp.game.render(rp.replay.state, seat, out, title=str(players[seat]))
+                png = out.read_bytes()
+            with self._lock:
+                rp.pictures[seat] = png
+        return png
+
+    def set_names(self, gid: int, names: list[str]) -> list[str]:
+        """Name game `gid`'s seats (Store.set_names: BadNames, NoGame); the names as they now are."""
+        found = self._read(lambda s: s.set_names(gid, names), None)
+        if found is None:
+            raise NotFound(f"no game {gid}: there is no database yet")
+        return [str(n) for n in found]
+
+    # -- the statistics ---------------------------------------------------------------------
+    def stats(self) -> tuple[str, Any]:
+        """(what it was made of, stats.Stats) of the stored games, collected again only when a
+        game has changed; ("", None) without games."""
+        from doodlebox import stats
+
+        def read(store: Store) -> tuple[str, Any]:
+            rows = store.games(results=False)
+            if not rows:
+                return "", None
+            key = repr([(r["id"], r["events"], r["state"], r["names"]) for r in rows])
+            if self._stats[0] != key:
+                self._stats = (key, stats.collect(store))
+            return self._stats
+
+        return self._read(read, ("", None))
+
+    def stats_text(self) -> str:
+        from doodlebox import stats
+
+        found = self.stats()[1]
+        return stats.text(found) if found is not None else ""
+
+    def chart_png(self, which: str) -> bytes:
+        """One chart of `doodlebox stats` (stats.PLOTS) as PNG bytes."""
+        from doodlebox import stats
+
+        if which not in stats.PLOTS:
+            raise NotFound(f"no chart {which!r} (charts: {', '.join(stats.PLOTS)})")
+        key, found = self.stats()
+        if found is None:
+            raise NotFound("no statistics: no games stored yet")
+        with self._lock:
+            png = self._charts.get((key, which))
+        if png is None:
+            png = stats.plot_png(found, which)
+            with self._lock:
+                if not any(k == key for k, _ in self._charts):
+                    self._charts.clear()
+                self._charts[(key, which)] = png
+        return png
+
+    # -- the game playing now ---------------------------------------------------------------
+    def playing(self) -> dict | None:
+        """The console's game being played (the last one started, while its state is
+        `playing`): its round, whose turn, scores, the round's dice and latest events; None
+        when no game is being played."""
+        from doodlebox.games_view import game_name
+        from doodlebox.live import describe
+
+        def read(store: Store):
+            rows = [r for r in store.games(results=False) if r.get("uid") != IMPORTED]
+            if not rows or rows[-1]["state"] != "playing":
+                return None
+            row = rows[-1]
+            log = store.game_log(row["id"])
+            if log is None:
+                return None
+            return row, log, *self._record(store, row["id"])
+
+        found = self._read(read, None)
+        if found is None:
+            return None
+        row, log, record, problem = found
+        names = [str(n) for n in row["names"]]
+        rp = self._replayed(record, problem)
+        events = [e for _, e in log.events]
+        out: dict = {"id": row["id"], "label": log.label(), "edition": game_name(row["edition"]),
+                     "players": names, "round": max([e["r"] for e in events if type(e.get("r")) is int] or [0]),
+                     "turn": "", "scores": None, "violations": 0, "dice": _dice(events),
+                     "events": [describe(e).strip() for e in events[-RECENT:]], "problem": rp.problem}
+        if rp.replay is not None:
+            state = rp.replay.state
+            out["scores"] = list(state.result().totals)
+            out["violations"] = len(rp.replay.violations)
+            who = state.current_player()
+            if who == TERMINAL:
+                out["turn"] = "the game is over"
+            elif who == CHANCE:
+                out["turn"] = "ROLL: the dice" if rp.game.edition in DICE else "the console deals"
+            elif 0 <= who < len(names):
+                out["turn"] = names[who] if names[who] == f"P{who + 1}" else f"{names[who]} (P{who + 1})"
+        return out
+
+
+def _row(r: dict, status: str) -> dict:
+    from doodlebox.games_view import game_name
+
+    return {"id": r["id"], "edition": game_name(r["edition"]), "players": [str(n) for n in r["names"]],
+            "date": str(r["date"] or ""), "status": status, "totals": r.get("totals"),
+            "winners": [str(w) for w in r.get("winners") or []], "violations": r.get("violations") or 0,
+            "rank": str(r.get("rank") or ""), "error": str(r.get("error") or "")}
+
+
+def _dice(events: list[dict]) -> dict | None:
+    """The round's dice from the events: the column die, the white dice and who took each."""
+    roll = None
+    taken: dict[int, int] = {}
+    for e in events:
+        k = e.get("k")
+        if k == "roll":
+            roll, taken = e, {}
+        elif k == "claim" and roll is not None and type(e.get("i")) is int and type(e.get("p")) is int:
+            taken[e["i"]] = e["p"]
+    if roll is None or not isinstance(roll.get("w"), list):
+        return None
+    whites = [w for w in roll["w"] if type(w) is int]
+    return {"round": roll.get("r"), "column": roll.get("c"), "white": whites,
+            "taken": [taken.get(i + 1) for i in range(len(whites))]}
