@@ -7,8 +7,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import struct
-import zlib
 from collections import deque
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import pytest
 import randomplay
 from cli_run import ROOT
 from doodlebox import cli
+from doodlebox.drawing.png import png_pixels
 from doodlebox.rules.common import RecordError, Violation
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import maps, record, render, report, sentences
@@ -532,18 +531,8 @@ def test_reports():
 
 
 def read_png(path: Path):
-    data = path.read_bytes()
-    pos, idat, width, height = 8, b"", 0, 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height = struct.unpack(">II", body[:8])
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    return width, height, lambda x, y: raw[y * (width + 1) + 1 + x]
+    width, height, raw = png_pixels(path.read_bytes())   # read back by Pillow
+    return width, height, lambda x, y: raw[y * width + x]
 
 
 def test_the_map_picture(tmp_path):

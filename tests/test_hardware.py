@@ -5,6 +5,7 @@ the pip order in board/leds.py), the documents (hardware/README.md's tables, wir
 diagram.json), the bill of materials and the power budget, whose LED cap the firmware uses.
 """
 import copy
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -12,9 +13,10 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from doodlebox import cli, firmware_data
-from doodlebox.drawing.canvas import text_width
+from doodlebox.drawing.canvas import cap_height, font, plain
 from doodlebox.drawing.diagram import Text
 from doodlebox.drawing.png import png_pixels
 from doodlebox.hardware import bom as bom_mod
@@ -315,6 +317,31 @@ def test_the_documents_follow_a_change_of_the_data():
     assert "GP22 29" in texts and "MENU (self-test)" in texts
     conns = wokwi.diagram(moved)["connections"]
     assert ["btn_menu:1.r", "pico:GP22", "green", []] in conns
+    drawn = files.generated(moved, PARTS, BOM, "wiring")
+    svg, png = HW / "wiring.svg", HW / "wiring.png"
+    assert not files.same(svg, drawn[svg]) and not files.same(png, drawn[png])   # both show the move
+
+
+def test_a_png_is_compared_by_what_it_shows(generated, tmp_path):
+    """The same picture written again (other bytes) is the same; a PNG from other data, a picture
+    with a mark on it, or a file that is no PNG are not."""
+    png = generated[HW / "wiring.png"]
+    with Image.open(io.BytesIO(png)) as im:
+        again, marked = io.BytesIO(), im.copy()
+        im.save(again, "PNG", compress_level=1)
+    marked.paste(0, (100, 900, 700, 920))
+    cases = {"again": again.getvalue(), "marked": _png(marked), "text": b"not a picture"}
+    for name, content in cases.items():
+        (tmp_path / name).write_bytes(content)
+    assert again.getvalue() != png and files.same(tmp_path / "again", png)
+    assert not files.same(tmp_path / "marked", png) and not files.same(tmp_path / "text", png)
+    assert not files.same(tmp_path / "missing.png", png)
+
+
+def _png(im) -> bytes:
+    out = io.BytesIO()
+    im.save(out, "PNG")
+    return out.getvalue()
 
 
 def test_the_wiring_diagram_names_every_pin_part_and_value(generated):
@@ -332,15 +359,23 @@ def test_the_wiring_diagram_names_every_pin_part_and_value(generated):
         assert label in texts, label
     assert "C51 1000uF across +5V/GND" in texts
     assert [f"D{d}" for d in range(7)] == [t for t in texts if re.fullmatch(r"D\d", t)]
-    w, h, px = png_pixels(generated[HW / "wiring.png"])
-    assert (w, h) == (wiring.W, wiring.H) and px.count(0) > 20000
+    with Image.open(io.BytesIO(generated[HW / "wiring.png"])) as im:
+        assert (im.format, im.size) == ("PNG", (wiring.W, wiring.H))
+    _, _, px = png_pixels(generated[HW / "wiring.png"])
+    assert px.count(0) > 20000
 
 
 def test_the_wiring_diagram_is_legible():
-    """No text leaves the page or overlaps another, so the PNG and the SVG read cleanly."""
+    """No text leaves the page or overlaps another, so the PNG and the SVG read cleanly: each
+    text's box is where the font inks it (Pillow's measure), from its ascenders to its descenders."""
     d = wiring.diagram(PINS, BOM, power.budget(PINS, PARTS))
-    boxes = [(t.x, t.y, t.x + text_width(t.s, t.scale), t.y + 7 * t.scale, t.s)
-             for t in d.items if isinstance(t, Text)]
+    boxes = []
+    for t in d.items:
+        if isinstance(t, Text):
+            left, top, right, bottom = font(t.scale).getbbox(plain(t.s), anchor="ls")
+            base = t.y + cap_height(t.scale)
+            boxes.append((t.x + left, base + top, t.x + right, base + bottom, t.s))
+    assert len(boxes) > 100
     for x0, y0, x1, y1, s in boxes:
         assert 0 <= x0 and 0 <= y0 and x1 <= d.width and y1 <= d.height, s
     for i, a in enumerate(boxes):

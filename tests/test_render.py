@@ -3,13 +3,12 @@ and check facts from its pixels at the places sheet_geometry() gives."""
 import json
 import math
 import random
-import struct
-import zlib
 
 import pytest
+from PIL import Image
 
 from doodlebox import cli
-from doodlebox.drawing.canvas import FILL
+from doodlebox.drawing.canvas import FILL, LABEL, Canvas, cap_height, font, text_width
 from doodlebox.rules.dice import engine, layout, record, render
 from doodlebox.rules.dice.render import FLOOR, HOUSE, RING, SQ, STRIKE
 
@@ -27,28 +26,11 @@ class Picture:
 
 
 def read_png(path):
-    """Decode an 8-bit greyscale PNG as png.py writes it (filter 0 on every row)."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, chunks = 8, b"", []
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF, kind
-        chunks.append(kind)
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert (depth, colour) == (8, 0)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    assert chunks[0] == b"IHDR" and chunks[-1] == b"IEND"
-    raw = zlib.decompress(idat)
-    assert len(raw) == height * (width + 1)
-    rows = [raw[y * (width + 1) + 1:(y + 1) * (width + 1)] for y in range(height)]
-    assert all(raw[y * (width + 1)] == 0 for y in range(height))
-    return Picture(width, height, rows)
+    """A PNG read back by Pillow: a real PNG file, 8-bit greyscale, as the pictures are written."""
+    with Image.open(path) as im:
+        assert (im.format, im.mode) == ("PNG", "L")
+        width, height, data = im.width, im.height, im.tobytes()
+    return Picture(width, height, [data[y * width:(y + 1) * width] for y in range(height)])
 
 
 def play(edition, players=3, seed=1, rounds=None):
@@ -280,3 +262,83 @@ def test_the_command_line_draws_a_recorded_game(tmp_path):
     for i, bits in enumerate(s.sheets[1].pieces):  # Ben's sheet, not Ann's
         x, y = geo.squares[i]
         assert [pic(*p) < DARK for p in _inside_midpoints(x, y).values()] == [bool(bits & d) for d in (N, S, W, E)]
+
+
+# -- the squares' kinds, spelled out ---------------------------------------------------------------
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_each_square_names_its_kind_in_full(edition):
+    lay = layout.load(edition)
+    geo = render.sheet_geometry(lay)
+    for i, sq in enumerate(lay.squares):
+        lines = [line for line, *_ in geo.kinds.get(i, [])]
+        word = lay.word(sq.kind)
+        if sq.kind == "plain":
+            assert not lines
+            continue
+        joined = " ".join(lines).replace("- ", "")
+        assert joined == word[:1].upper() + word[1:], (i, lines)
+    words = {" ".join(line for line, *_ in lines) for lines in geo.kinds.values()}
+    assert not words & {"Hot", "Sho", "Hou", "Tax", "Mon", "Arc", "Tre", "Sky", "Sch"}
+
+
+def test_the_kinds_of_the_paper_sheets():
+    def kinds(edition):
+        geo = render.sheet_geometry(layout.load(edition))
+        return {" ".join(line for line, *_ in lines) for lines in geo.kinds.values()}
+    assert kinds("city") == {"Hotel", "Shop", "House square", "Taxi"}
+    assert kinds("treasures") == {"Monster", "Ship", "Archi- pelago", "Treasure island"}
+    assert kinds("monsters") == {"Monster", "Schooner", "Galleon", "Breaker", "Kraken"}
+
+
+def test_a_long_kind_stays_in_its_corner():
+    assert render.kind_lines("hotel") == (["Hotel"], render.KIND_SCALES[0])
+    lines, scale = render.kind_lines("supercalifragilistic expialidocious palace of the dice")
+    assert len(lines) == render.KIND_LINES and lines[-1].endswith("...") and scale == render.KIND_SCALES[-1]
+    assert all(text_width(line, scale) <= render.KIND_ROOM[k > 0] for k, line in enumerate(lines))
+
+
+def _box(line, x, y, scale):
+    """The pixels a kind's line inks, from Pillow's measure of the text (x0, y0, x1, y1)."""
+    base = y + cap_height(scale)
+    left, top, right, bottom = font(scale).getbbox(line, anchor="ls")
+    return x + left, base + top, x + right, base + bottom
+
+
+def test_no_road_ever_crosses_a_kind():
+    """Every combination of sides a road may open on, drawn in a square: the kind's lines of every
+    square of every edition stay clear (they keep to the corner a curve leaves free)."""
+    boxes = set()
+    for ed in EDITIONS:
+        geo = render.sheet_geometry(layout.load(ed))
+        for i, lines in geo.kinds.items():
+            x0, y0 = geo.squares[i]
+            boxes |= {(line, x - x0, y - y0, scale) for line, x, y, scale in lines}
+    assert len(boxes) > 15
+    for bits in range(1, 16):
+        cv = Canvas(SQ, SQ)
+        render._road(cv, 0, 0, bits)
+        px = cv.image.load()
+        assert cv.image.histogram()[0] >= SQ * render.ROAD // 2, bits   # the road is there (a spoke: half a side)
+        for line, *at in boxes:
+            x0, y0, x1, y1 = _box(line, *at)
+            assert all(px[x, y] == 255 for x in range(x0, x1) for y in range(y0, y1)), (bits, line)
+
+
+def test_the_kinds_are_drawn_where_the_geometry_says(midgame):
+    """Each line of each square's kind, in the picture, is exactly that text drawn on the square's
+    ground, in grey, unbroken by any road the player drew."""
+    checked = 0
+    for ed, (s, pic, geo) in midgame.items():
+        for i, lines in geo.kinds.items():
+            ground = render.START_BG if s.game.layout.squares[i].start else 255
+            for line, x, y, scale in lines:
+                x0, y0, x1, y1 = _box(line, x, y, scale)
+                ref = Canvas(x1 - x0, y1 - y0)
+                ref.rect(0, 0, ref.width, ref.height, ground)
+                ref.text(x - x0, y - y0, line, LABEL, scale)
+                want = ref.image.tobytes()
+                assert sum(v < 160 for v in want) > 4 * len(line), line   # ink where the label is
+                got = b"".join(pic.rows[yy][x0:x1] for yy in range(y0, y1))
+                assert got == want, (ed, i, line)
+                checked += 1
+    assert checked > 100

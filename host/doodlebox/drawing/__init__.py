@@ -1,8 +1,9 @@
-"""The project's pictures, drawn with the standard library only: a greyscale canvas with a
-bitmap font, PNG files, and diagrams written as SVG or PNG. Nothing here knows a game.
+"""The project's pictures, drawn with Pillow: a greyscale canvas with Pillow's own font, PNG
+files, and diagrams written as SVG or PNG. Nothing here knows a game.
 
-- ``canvas``   Canvas (rectangles, frames, convex polygons, strokes, rings, text), the 5x7 font,
-  text_width, wrap and the shared grey levels;
-- ``png``      png_bytes and write_png (8-bit greyscale, optional scale), png_pixels to read back;
+- ``canvas``   Canvas (rectangles, frames, polygons, strokes, rings, text) on a Pillow image,
+  the font at a scale, text_width and wrap measuring real text, and the shared grey levels;
+- ``png``      PNG files through Pillow: a picture or rows of grey written (optional scale),
+  png_pixels to read any PNG back as grey pixels;
 - ``diagram``  Drawing: primitives written as SVG text or drawn on a Canvas as PNG.
 """

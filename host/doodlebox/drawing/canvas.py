@@ -1,102 +1,161 @@
-"""A greyscale canvas over a bytearray, with a 5x7 bitmap font of our own, text_width, wrap and
-the grey levels the pictures share; standard library only (png.py writes the canvas to a file).
+"""A greyscale canvas: a Pillow image drawn with ImageDraw, text in the sans-serif font that
+Pillow carries (``ImageFont.load_default(size)``, FreeType; nothing is fetched), text_width and
+wrap measuring that text, and the grey levels the pictures share.
 
     cv = Canvas(200, 40)
     cv.text(4, 4, "Total", INK, 3)
-    write_png(path, cv.width, cv.height, cv.rows())
+    cv.save(path)
+
+The font has the printable ASCII characters: other text is drawn in them (plain(): "Zoë" as
+"Zoe", a dash as "-", a character with no likeness as "?").
+
+Coordinates are the pixels' edges: the pixel (x, y) covers [x, x + 1) x [y, y + 1), so a shape
+fills the pixels whose centres (x + 0.5, y + 0.5) it covers. Text has a `scale`: its font is
+10 x scale pixels, its capitals about 7 x scale tall (the sizes of the 5x7 font it replaced:
+2 is body text, 3 a heading); `y` is the top of the capitals.
 """
 from __future__ import annotations
 
 import math
 import unicodedata
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from doodlebox.drawing import png
 
 # -- grey levels (0 black .. 255 white) -----------------------------------------------------------
 INK, LABEL, GRID, FILL, WHITE = 0, 90, 150, 170, 255
-
-# -- font ------------------------------------------------------------------------------------
-# Each entry: the character, then its rows from the top, one base-32 digit per row (5 bits, the
-# leftmost pixel is the highest bit). Rows 0-6 hold capitals and digits, rows 7-8 descenders;
-# rows left out are blank.
-_FONT_DATA = r"""
-0ehjlphe 14c4444e 2eh1248v 3v2421he 426aiv22 5vgu11he 668guhhe 7v124888 8ehhehhe 9ehhf12c
-Aehhvhhh Buhhuhhu Cehggghe Dsihhhis Evgguggv Fvgguggg Gehgnhhf Hhhhvhhh Ie44444e J72222ic
-Khikokih Lggggggv Mhrllhhh Nhhpljhh Oehhhhhe Puhhuggg Qehhhlid Ruhhukih Sfgge11u Tv444444
-Uhhhhhhe Vhhhhha4 Whhhllla Xhha4ahh Yhha4444 Zv1248gv a00e1fhf bggmphhu c00egghe d11djhhf
-e00ehvge f698s888 g00fhhhf1e hggmphhh i40c444e j2062222ic kggikoki lc44444e m00qllll n00mphhh
-o00ehhhe p00uhhhugg q00fhhhf11 r00mpggg s00ege1u t88s8896 u00hhhjd v00hhha4 w00hhlla x00ha4ah
-y00hhhhf1e z00v248v !4444404 "aaa #aavavaa $4fke5u4 %op248j3 &cik8lid '448 (2488842 )8422248
-*04lel4 +044v44 ,00000c48 -000v .00000cc /01248g :0cc0cc ;0cc0c48 <248g842 =00v0v >8421248
-?eh12404 @ehnlngf [e88888e \0g8421 ]e22222e ^4ah _0000000v `842 {2448442 |4444444 }8442448
-~008l2
-"""
-_B32 = "0123456789abcdefghijklmnopqrstuv"
-FONT: dict[str, list[int]] = {e[0]: [_B32.index(d) for d in e[1:]] for e in _FONT_DATA.split()}
-FONT[" "] = []
-_BOX = [31, 17, 17, 17, 17, 17, 31]  # for characters the font does not have
+ELLIPSIS = "..."
+_LIKE = {"\u00df": "ss", "\u00e6": "ae", "\u00c6": "AE", "\u0153": "oe", "\u0152": "OE", "\u00f8": "o", "\u00d8": "O",
+         "\u0142": "l", "\u0141": "L", "\u0111": "d", "\u0110": "D", "\u00d7": "x", "\u2026": "...",
+         "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00ab": '"', "\u00bb": '"'}
 
 
-def _glyph(ch: str) -> list[int]:
-    if ch in FONT:
-        return FONT[ch]
-    if unicodedata.category(ch) == "Pd":
-        return FONT["-"]
-    return FONT.get(unicodedata.normalize("NFKD", ch)[:1], _BOX)  # an accented letter as the plain one
+# -- text ------------------------------------------------------------------------------------------
+@cache
+def font(scale: float = 2) -> ImageFont.FreeTypeFont:
+    """Pillow's own font at 10 x scale pixels."""
+    f = ImageFont.load_default(size=round(10 * scale))
+    if not isinstance(f, ImageFont.FreeTypeFont):  # a Pillow built without FreeType
+        raise RuntimeError("Pillow has no FreeType: the pictures need Pillow >= 10.1 with FreeType")
+    return f
 
 
-def text_width(s: str, scale: int = 2) -> int:
-    """Pixels across s drawn at `scale` (6 * scale a character, less the last one's gap)."""
-    return max(0, len(s) * 6 * scale - scale)
+@cache
+def cap_height(scale: float = 2) -> int:
+    """Pixels from the top of a capital to the baseline."""
+    return -int(font(scale).getbbox("H", anchor="ls")[1])
 
 
-def wrap(s: str, chars: int, lines: int = 2) -> list[str]:
-    """s broken at spaces into lines of at most `chars` characters (a word longer than a line is
-    cut across lines); with lines > 0 at most that many, the last ending in "..." when s does not
-    fit; lines 0: no limit. Nothing is dropped unsaid: every line holds at least one character
-    (chars below 1 count as 1)."""
-    chars = max(chars, 1)
+def plain(s: str) -> str:
+    """s in the font's characters (printable ASCII): an accented letter as the plain one, a dash
+    or a space of another width as the ASCII one, a few letters and signs spelled out, "?" for
+    any other character."""
+    if s.isascii() and s.isprintable():
+        return s
+    out = []
+    for ch in s:
+        if " " <= ch <= "~":
+            out.append(ch)
+        elif ch in _LIKE:
+            out.append(_LIKE[ch])
+        elif unicodedata.category(ch) in ("Pd", "Zs"):
+            out.append("-" if unicodedata.category(ch) == "Pd" else " ")
+        else:
+            base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+            out.append(base if base and all(" " <= c <= "~" for c in base) else "?")
+    return "".join(out)
+
+
+def text_width(s: str, scale: float = 2) -> int:
+    """Pixels across s drawn at `scale` (its advance, rounded up)."""
+    return math.ceil(font(scale).getlength(plain(s))) if s else 0
+
+
+def _fit(s: str, width: int, scale: float) -> int:
+    """How many leading characters of s fit in width (at least one)."""
+    n = 1
+    while n < len(s) and text_width(s[:n + 1], scale) <= width:
+        n += 1
+    return n
+
+
+def wrap(s: str, width: int, lines: int = 2, scale: float = 2) -> list[str]:
+    """s broken at spaces into lines at most `width` pixels wide at `scale` (a word wider than a
+    line is cut across lines); with lines > 0 at most that many, the last ending in "..." when s
+    does not fit; lines 0: no limit. Nothing is dropped unsaid: every line holds at least one
+    character, however narrow the width."""
     out: list[str] = []
     for word in s.split():
-        if out and len(out[-1]) + 1 + len(word) <= chars:
+        if out and text_width(out[-1] + " " + word, scale) <= width:
             out[-1] += " " + word
             continue
-        while len(word) > chars:
-            out.append(word[:chars])
-            word = word[chars:]
+        while text_width(word, scale) > width and len(word) > 1:
+            n = _fit(word, width, scale)
+            out.append(word[:n])
+            word = word[n:]
         out.append(word)
     if len(out) > lines > 0:
         out = out[:lines]
-        out[-1] = (out[-1][:max(chars - 3, 0)] + "...")[:chars]
+        last = out[-1]
+        while last and text_width(last + ELLIPSIS, scale) > width:
+            last = last[:-1]
+        out[-1] = last + ELLIPSIS if last else ELLIPSIS[:_fit(ELLIPSIS, width, scale)]
     return out
 
 
+# -- the canvas ------------------------------------------------------------------------------------
+SUB = 4   # polygons, strokes and rings are drawn SUB x SUB times finer and averaged: smooth edges
+
+
+def _inward(pts, sub: int = SUB) -> list[tuple[float, float]]:
+    """pts in the fine grid, for Pillow's polygon: it cuts coordinates down to whole numbers and
+    fills the pixels on the outline too, so each point moves half a fine pixel towards the middle
+    (a shape from 0 to 10 then fills the fine pixels 0 .. 10 x sub - 1, as the canvas means)."""
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+
+    def step(v: float, m: float) -> float:
+        return v * sub + (0.5 if v < m else -0.5 if v > m else 0)
+    return [(step(x, mx), step(y, my)) for x, y in pts]
+
+
 class Canvas:
-    """Grey pixels (0 black .. 255 white) in a bytearray, row-major; everything is clipped."""
+    """A greyscale Pillow image, white at first; everything is clipped to it. Rectangles and
+    frames have whole-pixel edges; polygons, strokes and rings are smoothed (each pixel as grey as
+    the share of it they cover)."""
 
     def __init__(self, width: int, height: int):
         self.width, self.height = width, height
-        self.px = bytearray([WHITE]) * (width * height)
+        self.image = Image.new("L", (width, height), WHITE)
+        self.draw = ImageDraw.Draw(self.image)
 
     def rect(self, x: int, y: int, w: int, h: int, v: int) -> None:
-        x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, self.width), min(y + h, self.height)
-        if x0 < x1:
-            run = bytes([v]) * (x1 - x0)
-            for yy in range(y0, y1):
-                self.px[yy * self.width + x0: yy * self.width + x1] = run
+        if w > 0 and h > 0:
+            self.draw.rectangle((x, y, x + w - 1, y + h - 1), fill=v)
 
     def frame(self, x: int, y: int, w: int, h: int, v: int, t: int = 1) -> None:
-        for r in ((x, y, w, t), (x, y + h - t, w, t), (x, y, t, h), (x + w - t, y, t, h)):
-            self.rect(*r, v)
+        """The outline of a rectangle, t pixels thick inside it."""
+        if w > 0 and h > 0:
+            self.draw.rectangle((x, y, x + w - 1, y + h - 1), outline=v, width=t)
+
+    def _fine(self, v: int, box, draw) -> None:
+        """Paint grey v through a mask drawn SUB times finer over box (x0, y0, x1, y1, clipped to
+        the canvas) by draw(ImageDraw of the mask, x0, y0)."""
+        x0, y0 = max(math.floor(box[0]), 0), max(math.floor(box[1]), 0)
+        x1, y1 = min(math.ceil(box[2]), self.width), min(math.ceil(box[3]), self.height)
+        if x0 >= x1 or y0 >= y1:
+            return
+        mask = Image.new("L", ((x1 - x0) * SUB, (y1 - y0) * SUB), 0)
+        draw(ImageDraw.Draw(mask), x0, y0)
+        self.image.paste(v, (x0, y0, x1, y1), mask.reduce(SUB))
 
     def polygon(self, pts, v: int) -> None:
-        """A convex polygon: row by row, the pixels whose centres lie between its edges."""
-        edges = [(a, b) for a, b in zip(pts, pts[1:] + pts[:1]) if a[1] != b[1]]
-        for yy in range(max(int(min(p[1] for p in pts)), 0), min(math.ceil(max(p[1] for p in pts)), self.height)):
-            y = yy + 0.5
-            xs = [a[0] + (y - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
-                  for a, b in edges if min(a[1], b[1]) <= y <= max(a[1], b[1])]
-            if xs:
-                xa, xb = math.ceil(min(xs) - 0.5), math.floor(max(xs) - 0.5)
-                self.rect(xa, yy, xb - xa + 1, 1, v)
+        """A convex polygon."""
+        pts = [(float(x), float(y)) for x, y in pts]
+        box = (min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts))
+        self._fine(v, box, lambda d, x0, y0: d.polygon(_inward([(x - x0, y - y0) for x, y in pts]), fill=255))
 
     def line(self, x0, y0, x1, y1, v: int, t: float = 2) -> None:
         """A stroke of width t with flat ends."""
@@ -105,29 +164,28 @@ class Canvas:
         self.polygon([(x0 + nx, y0 + ny), (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x0 - nx, y0 - ny)], v)
 
     def ring(self, cx, cy, r, v: int, t: float = 2, clip=None) -> None:
-        """A circle of width t (pixel centres within t/2 of it); with clip (x0, y0, x1, y1) only
-        the part inside the clip (an arc). Row by row: one or two runs."""
-        lo, hi = (r - t / 2) ** 2, (r + t / 2) ** 2
-        x0, y0, x1, y1 = clip or (-1 << 30, -1 << 30, 1 << 30, 1 << 30)
-        for yy in range(max(y0, int(cy - r - t), 0), min(y1, int(cy + r + t) + 1, self.height)):
-            dy2 = (yy + 0.5 - cy) ** 2
-            if dy2 > hi:
-                continue
-            out = math.sqrt(hi - dy2)
-            inner = math.sqrt(lo - dy2) if dy2 < lo else 0.0
-            runs = ((cx - out, cx - inner), (cx + inner, cx + out)) if inner else ((cx - out, cx + out),)
-            for a, b in runs:  # pixels whose centres x + 0.5 lie in [a, b]
-                xa, xb = max(math.ceil(a - 0.5), x0), min(math.floor(b - 0.5), x1 - 1)
-                self.rect(xa, yy, xb - xa + 1, 1, v)
+        """A circle of radius r drawn t wide (a disc when t is 2r); with clip (x0, y0, x1, y1)
+        only the part inside the clip (an arc)."""
+        out = r + t / 2
+        box = (cx - out, cy - out, cx + out, cy + out)
+        if clip:
+            box = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3]))
 
-    def text(self, x: int, y: int, s: str, v: int = INK, scale: int = 2) -> int:
-        """Draw s with its top-left at (x, y); returns the width."""
-        for i, ch in enumerate(s):
-            for r, bits in enumerate(_glyph(ch)):
-                for c in range(5):
-                    if bits >> (4 - c) & 1:
-                        self.rect(x + (6 * i + c) * scale, y + r * scale, scale, scale, v)
+        def draw(d, x0, y0):
+            fine = [round((cx - out - x0) * SUB), round((cy - out - y0) * SUB),
+                    round((cx + out - x0) * SUB) - 1, round((cy + out - y0) * SUB) - 1]
+            d.ellipse(fine, outline=255, width=max(1, round(t * SUB)))
+        self._fine(v, box, draw)
+
+    def text(self, x: int, y: int, s: str, v: int = INK, scale: float = 2) -> int:
+        """Draw s with the top of its capitals at y, starting at x; returns its width."""
+        if s:
+            self.draw.text((x, y + cap_height(scale)), plain(s), fill=v, font=font(scale), anchor="ls")
         return text_width(s, scale)
 
-    def rows(self):
-        return (self.px[o:o + self.width] for o in range(0, len(self.px), self.width))
+    # -- as a file -----------------------------------------------------------------------------
+    def png(self, scale: int = 1) -> bytes:
+        return png.encode(self.image, scale)
+
+    def save(self, path, scale: int = 1) -> None:
+        png.save(self.image, path, scale)

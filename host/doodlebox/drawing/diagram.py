@@ -2,17 +2,16 @@
 SVG text or drawn on the canvas (canvas.py) as PNG; the wiring diagram is one.
 
 Both back-ends draw the same primitives at the same pixel positions, so the SVG and the PNG
-of a diagram agree. Text uses the canvas's 5x7 font in the PNG; the SVG asks for a monospace
-font stretched to the same width (``textLength``), so nothing that fits in one overflows in the
-other.
+of a diagram agree. Text uses Pillow's font in the PNG (canvas.py); the SVG asks for a
+sans-serif font of the same size fitted to the same width (``textLength``), so nothing that fits
+in one overflows in the other.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-from doodlebox.drawing.canvas import Canvas, text_width
-from doodlebox.drawing.png import png_bytes
+from doodlebox.drawing.canvas import Canvas, cap_height, text_width
 
 # ink -> (SVG colour, PNG grey)
 INKS: dict[str, tuple[str, int]] = {
@@ -110,7 +109,7 @@ class Drawing:
         if title:
             out.append(f"<title>{escape(title)}</title>\n")
         out.append(f'<rect x="0" y="0" width="{self.width}" height="{self.height}" fill="#ffffff"/>\n')
-        out.append('<g font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" stroke-linecap="square">\n')
+        out.append('<g font-family="Aileron, Helvetica, Arial, sans-serif" stroke-linecap="square">\n')
         for it in self.items:
             out.append(_svg(it))
         out.append("</g>\n</svg>\n")
@@ -124,8 +123,7 @@ class Drawing:
         return cv
 
     def png(self) -> bytes:
-        cv = self.canvas()
-        return png_bytes(cv.width, cv.height, cv.rows())
+        return self.canvas().png()
 
 
 def _n(v: float) -> str:
@@ -151,8 +149,8 @@ def _svg(it) -> str:
     if isinstance(it, Polygon):
         return f'<polygon points="{_pts(it.points)}" fill="{INKS[it.ink][0]}"/>\n'
     if isinstance(it, Text):
-        # the PNG font: 6*scale per character, capitals 7*scale tall from y
-        return (f'<text x="{_n(it.x)}" y="{_n(it.y + 7 * it.scale)}" font-size="{10 * it.scale}" '
+        # as the PNG draws it: a font of 10 x scale pixels, its baseline a capital's height below y
+        return (f'<text x="{_n(it.x)}" y="{_n(it.y + cap_height(it.scale))}" font-size="{round(10 * it.scale)}" '
                 f'textLength="{text_width(it.s, it.scale)}" lengthAdjust="spacingAndGlyphs" '
                 f'fill="{INKS[it.ink][0]}">{escape(it.s)}</text>\n')
     raise TypeError(it)

@@ -1,75 +1,67 @@
-"""8-bit greyscale PNG files, standard library only: the writer (optional integer scale) and a
-reader for the unfiltered rows it writes (to compare pictures by their pixels)."""
+"""PNG files through Pillow: a greyscale picture written (with an optional whole scale, each
+pixel a scale x scale block), rows of grey values written, and any PNG read back as grey pixels
+(to compare pictures by what they show, not by their compressed bytes)."""
 
 from __future__ import annotations
 
-import struct
-import zlib
+import io
 from collections.abc import Iterable, Sequence
 
-SIGNATURE = b"\x89PNG\r\n\x1a\n"
+from PIL import Image, ImageChops
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    crc = zlib.crc32(kind + data) & 0xFFFFFFFF
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+def _scaled(image: Image.Image, scale: int) -> Image.Image:
+    if scale < 1:
+        raise ValueError("bad PNG scale")
+    return image if scale == 1 else image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
 
 
-def png_bytes(width: int, height: int, rows: Iterable[Sequence[int]], scale: int = 1) -> bytes:
-    """Encode rows (each `width` grey values 0..255) as an 8-bit greyscale PNG.
+def encode(image: Image.Image, scale: int = 1) -> bytes:
+    out = io.BytesIO()
+    _scaled(image, scale).save(out, "PNG")
+    return out.getvalue()
 
-    With scale > 1 every pixel becomes a scale x scale block."""
-    if width <= 0 or height <= 0 or scale < 1:
+
+def save(image: Image.Image, path, scale: int = 1) -> None:
+    _scaled(image, scale).save(path, "PNG")
+
+
+def write_png(path, width: int, height: int, rows: Iterable[Sequence[int]], scale: int = 1) -> None:
+    """Write `height` rows of `width` grey values, 0 (black) .. 255 (white), as a PNG."""
+    if width <= 0 or height <= 0:
         raise ValueError("bad PNG size")
-    raw = bytearray()
+    data = bytearray()
     n = 0
-    for row in rows:
-        row = bytes(row)
+    for n, row in enumerate(rows, 1):
         if len(row) != width:
-            raise ValueError("row %d has %d pixels, expected %d" % (n, len(row), width))
-        if scale > 1:
-            row = bytes(v for v in row for _ in range(scale))
-        line = b"\x00" + row  # filter type 0 (None)
-        for _ in range(scale):
-            raw += line
-        n += 1
+            raise ValueError("row %d has %d pixels, expected %d" % (n - 1, len(row), width))
+        data += bytes(row)
     if n != height:
         raise ValueError("got %d rows, expected %d" % (n, height))
-    ihdr = struct.pack(">IIBBBBB", width * scale, height * scale, 8, 0, 0, 0, 0)
-    return (
-        SIGNATURE
-        + _chunk(b"IHDR", ihdr)
-        + _chunk(b"IDAT", zlib.compress(bytes(raw), 9))
-        + _chunk(b"IEND", b"")
-    )
-
-
-def write_png(path, width: int, height: int, rows_of_grey_bytes, scale: int = 1) -> None:
-    """Write an 8-bit greyscale PNG. rows_of_grey_bytes: `height` rows of `width` values
-    0 (black) .. 255 (white)."""
-    data = png_bytes(width, height, rows_of_grey_bytes, scale)
-    with open(path, "wb") as f:
-        f.write(data)
+    save(Image.frombytes("L", (width, height), bytes(data)), path, scale)
 
 
 def png_pixels(data: bytes) -> tuple[int, int, bytes]:
-    """(width, height, grey pixels row-major) of an 8-bit greyscale PNG with unfiltered rows, as
-    png_bytes writes them: to compare images without depending on zlib's exact output."""
-    if data[:8] != SIGNATURE:
-        raise ValueError("not a PNG")
-    pos, idat, width, height = 8, b"", 0, 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            if (depth, colour) != (8, 0):
-                raise ValueError("not 8-bit greyscale")
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = width + 1
-    if any(raw[i] != 0 for i in range(0, len(raw), stride)):
-        raise ValueError("filtered rows")
-    return width, height, b"".join(raw[i + 1:i + stride] for i in range(0, len(raw), stride))
+    """(width, height, grey pixels row-major) of a PNG; ValueError for anything else."""
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format != "PNG":
+                raise ValueError(f"not a PNG but {image.format}")
+            grey = image.convert("L")
+    except (OSError, SyntaxError) as exc:  # Pillow's word for bytes it cannot read
+        raise ValueError(f"not a PNG: {exc}") from None
+    return grey.width, grey.height, grey.tobytes()
+
+
+def alike(a: bytes, b: bytes, share: float = 0.001) -> bool:
+    """Whether two PNGs show the same picture: the same size, and at most `share` of the pixels
+    differing by more than a quarter of the grey scale (the edges of letters may, between builds
+    of FreeType); False when either is not a PNG."""
+    try:
+        (wa, ha, pa), (wb, hb, pb) = png_pixels(a), png_pixels(b)
+    except ValueError:
+        return False
+    if (wa, ha) != (wb, hb):
+        return False
+    diff = ImageChops.difference(Image.frombytes("L", (wa, ha), pa), Image.frombytes("L", (wb, hb), pb))
+    return sum(diff.histogram()[65:]) <= share * wa * ha

@@ -9,7 +9,7 @@ them. On the right, the scoring section (items 1 to 7) as engine.score() counts 
 tally marks of item 6. A game recorded with tallies (ruling D14) has no paths to draw: the map
 shows the Traps, and the scoring section the counts the player gave.
 
-Drawn on doodlebox.drawing's canvas with its 5x7 font, written by doodlebox.drawing.png.
+Drawn on doodlebox.drawing's canvas (Pillow, its own font) and written as a PNG.
 map_geometry() says where everything is drawn; the tests read the pixels there.
 """
 from __future__ import annotations
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doodlebox.drawing.canvas import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
-from doodlebox.drawing.png import write_png
 from doodlebox.rules.deadly.engine import score
 from doodlebox.rules.deadly.maps import DungeonMap, E, N, S, W
 
@@ -199,7 +198,7 @@ def render_sheet(state, player: int, path, title: str = "") -> Path:
         cv.text(x + KEY, y, text, INK, 2)
     _panel(cv, geo, state, player, res)
     path = Path(path)
-    write_png(path, cv.width, cv.height, cv.rows())
+    cv.save(path)
     return path
 
 
@@ -249,9 +248,9 @@ def _panel(cv: Canvas, geo: Geometry, state, player: int, res) -> None:
     head = "Scoring (tallies)" if state.game.tallies else "Scoring"
     cv.text(x, y, head + (" (final)" if state.is_terminal() else " so far"), INK, 3)
     y += 40
-    chars = (PANEL - 70) // 12
+    room = PANEL - 70   # pixels: the points stand at the right
     for what, points in mine.items:
-        for k, line in enumerate(wrap(what, chars, 0)):
+        for k, line in enumerate(wrap(what, room, 0)):
             cv.text(x + (0 if k == 0 else 24), y, line, INK if k == 0 else LABEL)
             if k == 0:
                 cv.text(x + PANEL - text_width(f"{points:+d}"), y, f"{points:+d}")

@@ -1,27 +1,27 @@
 """One player's play sheet of a dice edition as a greyscale PNG, to hold next to the paper.
 
-The grid shows each square's kind (the edition's word, abbreviated; a legend below spells it
-out), the start squares (grey, with a flag), the roads, the houses (printed crossings in grey,
-the player's in black) and the floors of the sky scrapers. The panel on the right shows the
-score tracks (circled values ringed, values taken by others struck through), the first-player
-bonuses, the trees and barrels, and the score as scoring.score() counts it.
+The grid shows each square's kind (the edition's word, spelled out), the start squares
+(grey, with a flag), the roads, the houses (printed crossings in grey, the player's in black)
+and the floors of the sky scrapers. The panel on the right shows the score tracks (circled
+values ringed, values taken by others struck through), the first-player bonuses, the trees and
+barrels, and the score as scoring.score() counts it.
 
-Drawn on doodlebox.drawing's canvas with its 5x7 font, written by doodlebox.drawing.png.
+Drawn on doodlebox.drawing's canvas (Pillow, its own font) and written as a PNG.
 sheet_geometry() says where everything is drawn; the tests read the pixels there.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from doodlebox.drawing.canvas import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
-from doodlebox.drawing.png import write_png
 from doodlebox.rules.dice import roads, scoring
 from doodlebox.rules.dice.layout import Layout
 
 # -- sizes (pixels) and grey levels --------------------------------------------------------------
-SQ = 104           # side of a square
+SQ = 120           # side of a square
 ROAD = 8           # width of a road
 HOUSE = 16         # a house glyph is HOUSE x HOUSE
 FLOOR = (24, 10)   # a floor box
@@ -32,10 +32,14 @@ SYMBOL = 30        # spacing of trees and barrels
 MARGIN, LINE, PANEL = 24, 22, 520
 TOP = MARGIN + 64  # below the title
 PRINTED, START_BG = 120, 222   # the other grey levels are the canvas's
+KIND_SCALES = (1.2, 1.1, 1.0)   # text scales of a square's kind (a 12-pixel font, smaller for a long word)
+KIND_LINE, KIND_LINES = 13, 3   # its line spacing, and at most 3 lines
+KIND_ROOM = (48, 42)            # the widths of its first and further lines: in the top-left corner, clear
+                                # of every road (a curve's inner edge is SQ/2 - ROAD/2 from the corner)
 
 N, E, S, W = roads.N, roads.E, roads.S, roads.W
 _CORNER = {N | E: (SQ, 0), E | S: (SQ, SQ), S | W: (0, SQ), N | W: (0, 0)}  # a curve's centre
-# Places inside a square (offsets of the top-left) clear of every road: the label sits top left,
+# Places inside a square (offsets of the top-left) clear of every road: the kind sits top left,
 # the start flag top right, houses and floors in the bottom corners.
 _HOUSE_SLOTS = [(4, SQ - 20), (24, SQ - 20), (SQ - 20, SQ - 20), (SQ - 40, SQ - 20), (4, SQ - 40), (SQ - 20, SQ - 40)]
 _FLOOR_SLOTS = [(x, y - 12 * k) for x, y in ((4, SQ - 14), (SQ - 28, SQ - 14), (SQ - 28, 16)) for k in range(2)]
@@ -48,6 +52,7 @@ class Geometry:
     width: int
     height: int
     squares: list[tuple[int, int]]                   # top-left of each square (row-major); side SQ
+    kinds: dict[int, list[tuple[str, int, int, float]]]   # square -> its kind's lines (text, left, top, scale)
     houses: dict[int, list[tuple[int, int]]]          # house square -> top-left of each printed house
     floors: dict[int, list[tuple[int, int]]]          # sky scraper -> printed floors, then room for added ones
     tracks: dict[str, list[tuple[int, int, int]]]     # track -> (value, centre x, centre y)
@@ -59,16 +64,36 @@ class Geometry:
     legend: list[tuple[str, str, str, int, int]]      # (sample, its argument, text, x, y)
 
 
-def abbreviations(layout: Layout) -> dict[str, str]:
-    """The 3-letter label of each kind on the sheet, from the edition's word ("monster" -> "Mon")."""
-    out: dict[str, str] = {}
-    for kind in dict.fromkeys(sq.kind for sq in layout.squares if sq.kind != "plain"):
-        letters = "".join(ch for ch in layout.word(kind) if ch.isalnum()) or kind
-        label = letters[:3].capitalize()
-        if label in out.values():
-            label = (letters[0] + letters[-2:]).capitalize()
-        out[kind] = label
-    return out
+def kind_lines(word: str) -> tuple[list[str], float]:
+    """A square's kind as printed in its corner, and its text scale: the word capitalised, broken
+    at spaces into lines of KIND_ROOM, at the largest of KIND_SCALES where every word fits; a word
+    too wide even at the smallest is broken with hyphens into pieces of equal length."""
+    def lines_at(scale: float, hyphens: bool) -> list[str] | None:
+        out: list[str] = []
+        for w in _cap(word).split():
+            if out and text_width(out[-1] + " " + w, scale) <= KIND_ROOM[0 if len(out) == 1 else 1]:
+                out[-1] += " " + w
+            elif text_width(w, scale) <= KIND_ROOM[0 if not out else 1]:
+                out.append(w)
+            elif not hyphens:
+                return None
+            else:
+                pieces = [w]
+                for k in range(2, len(w) + 1):
+                    cuts = [len(w) * j // k for j in range(k + 1)]
+                    pieces = [w[a:b] + ("-" if b < len(w) else "") for a, b in itertools.pairwise(cuts)]
+                    if all(text_width(p, scale) <= KIND_ROOM[1] for p in pieces):
+                        break
+                out += pieces
+        return out
+    for scale in KIND_SCALES:
+        if (got := lines_at(scale, False)) is not None and len(got) <= KIND_LINES:
+            return got, scale
+    got = lines_at(KIND_SCALES[-1], True) or []
+    if len(got) > KIND_LINES:  # above the houses and floors: the last line says there is more
+        got = got[:KIND_LINES - 1] + wrap(got[KIND_LINES - 1] + " " + " ".join(got[KIND_LINES:]), KIND_ROOM[1], 1,
+                                          KIND_SCALES[-1])
+    return got, KIND_SCALES[-1]
 
 
 def _row(count: int, x: int, y: int, step: int) -> tuple[list[tuple[int, int]], int]:
@@ -83,8 +108,7 @@ def _row(count: int, x: int, y: int, step: int) -> tuple[list[tuple[int, int]], 
 
 def _legend(layout: Layout, solo: bool) -> list[tuple[str, str, str]]:
     kinds = {sq.kind for sq in layout.squares}
-    out = [("label", a, layout.word(k)) for k, a in abbreviations(layout).items()]
-    out.append(("flag", "", "start square"))
+    out = [("flag", "", "start square")]
     if "house" in kinds:
         out += [("house", "print", "printed cross"), ("house", "player", "crossed")]
     if "skyscraper" in kinds:
@@ -98,7 +122,7 @@ def _legend(layout: Layout, solo: bool) -> list[tuple[str, str, str]]:
 
 
 def _sample_width(sample: str, arg: str) -> int:
-    return {"label": text_width(arg), "flag": 12, "house": HOUSE, "floor": FLOOR[0]}.get(sample, 2 * RING + 4)
+    return {"flag": 12, "house": HOUSE, "floor": FLOOR[0]}.get(sample, 2 * RING + 4)
 
 
 def sheet_geometry(layout: Layout, solo: bool = False) -> Geometry:
@@ -106,6 +130,11 @@ def sheet_geometry(layout: Layout, solo: bool = False) -> Geometry:
     n = layout.size
     gx, gy = MARGIN + 32, TOP + 28
     squares = [(gx + c * SQ, gy + r * SQ) for r in range(n) for c in range(n)]
+    kinds = {}
+    for i, (sq, (x, y)) in enumerate(zip(layout.squares, squares)):
+        if sq.kind != "plain":
+            words, scale = kind_lines(layout.word(sq.kind))
+            kinds[i] = [(line, x + 4, y + 4 + k * KIND_LINE, scale) for k, line in enumerate(words)]
     houses = {i: [(x + dx, y + dy) for dx, dy in _HOUSE_SLOTS[:sq.houses]]
               for i, (sq, (x, y)) in enumerate(zip(layout.squares, squares)) if sq.kind == "house"}
     floors = {i: [(x + dx, y + dy) for dx, dy in _FLOOR_SLOTS[:sq.floors + layout.extra_floors]]
@@ -139,7 +168,7 @@ def sheet_geometry(layout: Layout, solo: bool = False) -> Geometry:
         lx += w + 22
     height = max(bottom, ly + 30) + MARGIN
     bonuses = tracks.pop("bonuses", [])
-    return Geometry(px + PANEL + MARGIN, height, squares, houses, floors, tracks, bonuses,
+    return Geometry(px + PANEL + MARGIN, height, squares, kinds, houses, floors, tracks, bonuses,
                     symbols.get("trees", []), symbols.get("barrels", []), heads, lines, legend)
 
 
@@ -227,9 +256,7 @@ def render_sheet(state, player: int, path, title: str = "") -> Path:
     game, lay = state.game, state.game.layout
     geo = sheet_geometry(lay, solo=game.solo)
     cv = Canvas(geo.width, geo.height)
-    room = (geo.width - 2 * MARGIN) // 18
-    head = title or f"Player {player + 1}"
-    cv.text(MARGIN, MARGIN, head if len(head) <= room else head[:room - 3] + "...", INK, 3)
+    cv.text(MARGIN, MARGIN, wrap(title or f"Player {player + 1}", geo.width - 2 * MARGIN, 1, 3)[0], INK, 3)
     who = "solo" if game.solo else f"player {player + 1} of {game.players}"
     over = ", game over" if state.is_terminal() else ""
     cv.text(MARGIN, MARGIN + 32, f"{lay.name}, {who}, round {state.round}{over}", LABEL)
@@ -237,7 +264,7 @@ def render_sheet(state, player: int, path, title: str = "") -> Path:
     _legend_key(cv, geo)
     _panel(cv, geo, state, player)
     path = Path(path)
-    write_png(path, cv.width, cv.height, cv.rows())
+    cv.save(path)
     return path
 
 
@@ -252,14 +279,14 @@ def _grid(cv: Canvas, geo: Geometry, lay: Layout, sheet) -> None:
         cv.rect(gx, gy + k * SQ - 1, n * SQ, 2, GRID)
     cv.frame(gx - 3, gy - 3, n * SQ + 6, n * SQ + 6, INK, 3)
     for k in range(n):
-        cv.text(gx + k * SQ + SQ // 2 - 5, gy - 26, str(k + 1), LABEL)
-        cv.text(gx - 24, gy + k * SQ + SQ // 2 - 7, str(k + 1), LABEL)
-    labels = abbreviations(lay)
+        s = str(k + 1)
+        cv.text(gx + k * SQ + (SQ - text_width(s)) // 2, gy - 26, s, LABEL)
+        cv.text(gx - 14 - text_width(s), gy + k * SQ + SQ // 2 - 7, s, LABEL)
     scored = {s.at for s in sheet.scored}
     for i, sq in enumerate(lay.squares):
         x, y = geo.squares[i]
-        if sq.kind != "plain":
-            cv.text(x + 4, y + 4, labels[sq.kind], LABEL)
+        for line, lx, ly, scale in geo.kinds.get(i, []):
+            cv.text(lx, ly, line, LABEL, scale)
         if sq.start:
             _flag(cv, x + SQ - 18, y + 5)
         for k, (hx, hy) in enumerate(geo.houses.get(i, [])):
@@ -275,9 +302,7 @@ def _grid(cv: Canvas, geo: Geometry, lay: Layout, sheet) -> None:
 
 def _legend_key(cv: Canvas, geo: Geometry) -> None:
     for sample, arg, text, x, y in geo.legend:
-        if sample == "label":
-            cv.text(x, y, arg, LABEL)
-        elif sample == "flag":
+        if sample == "flag":
             _flag(cv, x, y - 2)
         elif sample == "house":
             _house(cv, x, y, arg)
@@ -315,7 +340,7 @@ def _panel(cv: Canvas, geo: Geometry, state, player: int) -> None:
     for what, points in mine.items:
         if lines_left <= 0:  # wrap's 0 would mean no limit
             break
-        for k, line in enumerate(wrap(_cap(what), (PANEL - 60) // 12, min(2, lines_left))):
+        for k, line in enumerate(wrap(_cap(what), PANEL - 60, min(2, lines_left))):
             cv.text(x + 8, y, line, LABEL if k else INK)
             if k == 0:
                 cv.text(x + PANEL - text_width(str(points)), y, str(points))
