@@ -142,7 +142,7 @@ BROKEN = {
     "claim of another round": (lambda ev: ev[7].update(r=2), "event 8 (claim): round 2, but the last roll was round 1"),
     "no square": (lambda ev: ev[7].pop("row"), "event 8 (claim): no 'row'"),
     "not a piece": (lambda ev: ev[7].update(pc="XX"), "event 8 (claim): 'pc' is 'XX', not a piece"),
-    "unknown edition": (lambda ev: ev[0].update(ed="chess"), "event 1 (game): 'chess' is not a dice edition"),
+    "unknown edition": (lambda ev: ev[0].update(ed="chess"), "event 1 (game): 'chess' is not a game (city, suzhou"),
     "6x6 solo": (lambda ev: ev[0].update(ed="shanghai", n=1),
                  "event 1 (game): Doodle China: Shanghai has no solo game (ruling R16)"),
     "after the end": (lambda ev: ev.insert(7, {"k": "end", "g": 1, "r": 1, "why": "menu"}),

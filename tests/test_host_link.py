@@ -1,4 +1,4 @@
-"""The host's frames (protocol version 3 and its strict schema), and the link session: golden vectors,
+"""The host's frames (protocol version 4 and its strict schema), and the link session: golden vectors,
 several boots held, batches, duplicates, gaps, bad frames, other versions."""
 import json
 import zlib
@@ -58,7 +58,7 @@ def ev(s, boot=1, **e):
 
 def hello(first=1, boot=1, nxt=None, older=()):
     nxt = first if nxt is None else nxt
-    return frames.encode("hello", fw="0.3.0", uid="abc", boot=boot, first=first, next=nxt,
+    return frames.encode("hello", fw="0.4.0", uid="abc", boot=boot, first=first, next=nxt,
                          held=[list(h) for h in older] + [[boot, first, nxt]])
 
 
@@ -166,17 +166,18 @@ def _hello_of_version(v: int) -> bytes:
     return b"@" + body + b"*" + b"%08x" % zlib.crc32(body) + b"\n"
 
 
-def test_a_console_of_protocol_version_2_is_told_to_update_in_one_line(tmp_path):
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_console_of_an_earlier_protocol_version_is_told_to_update_in_one_line(tmp_path, version):
     port = FakePort()
-    port.inbox = _hello_of_version(2)
+    port.inbox = _hello_of_version(version)
     store = Store(tmp_path / "db.sqlite3")
     with pytest.raises(LinkError) as err:
         HostLink(port, store).handshake(2)
-    assert str(err.value) == ("the console speaks protocol version 2; this doodlebox needs 3: "
+    assert str(err.value) == (f"the console speaks protocol version {version}; this doodlebox needs 4: "
                               "update its firmware with make flash")
     assert store.events() == [] and store.games() == []   # stores nothing from it
-    port.inbox = _hello_of_version(4)
-    with pytest.raises(LinkError, match="protocol version 4; this doodlebox speaks 3: update doodlebox"):
+    port.inbox = _hello_of_version(5)
+    with pytest.raises(LinkError, match="protocol version 5; this doodlebox speaks 4: update doodlebox"):
         HostLink(port, store).handshake(2)
 
 
@@ -187,13 +188,13 @@ def test_a_frame_of_another_version_is_ignored_and_the_link_goes_on(tmp_path):
     port = FakePort()
     notes = []
     link = HostLink(port, store, on_note=notes.append)
-    old = ev(2).replace(b'"v":3', b'"v":2')
+    old = ev(2).replace(b'"v":4', b'"v":2')
     old = old[:old.rindex(b"*") + 1] + b"%08x\n" % zlib.crc32(old[1:old.rindex(b"*")])
-    port.inbox = hello() + ev(1) + old + old + _hello_of_version(2) + ev(2)
+    port.inbox = hello() + ev(1) + old + old + _hello_of_version(2) + _hello_of_version(3) + ev(2)
     link.poll()
-    assert [s for _, _, s, _ in store.events()] == [1, 2] and link.counts["bad"] == 3
-    assert notes == ["a frame of protocol version 2 ignored: the console speaks protocol version 2; this "
-                     "doodlebox needs 3: update its firmware with make flash"]
+    assert [s for _, _, s, _ in store.events()] == [1, 2] and link.counts["bad"] == 4
+    assert notes == [f"a frame of protocol version {v} ignored: the console speaks protocol version {v}; this "
+                     "doodlebox needs 4: update its firmware with make flash" for v in (2, 3)]
 
 
 STRICT = {c["name"]: c for c in VECTORS["strict"]}
@@ -251,7 +252,7 @@ def test_the_score_message_is_short_printable_ascii():
                    "why": 'round 3, P2 (Zoe): "die 2" - was already taken by P1 this...'}
     assert len(msg["why"]) <= frames.WHY_MAX
     line = frames.encode("score", **{k: v for k, v in msg.items() if k != "t"})
-    assert all(0x20 <= b <= 0x7E for b in line[:-1]) and frames.decode(line) == dict(msg, v=3)
+    assert all(0x20 <= b <= 0x7E for b in line[:-1]) and frames.decode(line) == dict(msg, v=4)
     assert frames.score(1, 0, [0], 0)["why"] == ""
 
 
@@ -289,19 +290,126 @@ def test_games_are_derived_from_events(tmp_path):
 
 
 def test_the_schemas_words_are_the_engines_and_the_firmwares():
-    """link/schema.py lists the protocol's words (docs/protocol.md); they are the rules engine's,
+    """link/schema.py lists the protocol's words (docs/protocol.md); they are the rules engines',
     and the refusals the firmware can send are exactly the schema's."""
     import re
 
+    from doodlebox import console_record
     from doodlebox.link import schema
+    from doodlebox.rules import games
+    from doodlebox.rules.deadly import deck, maps
+    from doodlebox.rules.deadly import sentences as deadly_sentences
+    from doodlebox.rules.deadly.tallies import FIELDS
     from doodlebox.rules.dice import layout, sentences
     from doodlebox.rules.dice.game import EDITIONS
+    from doodlebox.rules.puzzle import engine as puzzle
+    from doodlebox.rules.puzzle import roles
+    from doodlebox.rules.puzzle import sentences as puzzle_sentences
 
-    assert set(schema.EDITIONS) == set(EDITIONS) and schema.PIECES == layout.PIECES
+    assert set(schema.DICE) == set(EDITIONS) and set(schema.EDITIONS) == set(games.EDITIONS)
+    assert schema.PIECES == layout.PIECES
     assert set(schema.REFUSALS) <= set(sentences._S)
+    assert set(schema.DEADLY_REFUSALS) <= set(deadly_sentences.RULES)
+    assert set(schema.PUZZLE_REFUSALS) <= set(puzzle_sentences.RULES)
     tracks = {name: t for ed in EDITIONS for name, t in layout.load(ed).tracks.items()}
-    assert set(schema.ENDINGS) == set(tracks) | {"trees", "menu"}
+    assert set(schema.ENDINGS) == set(tracks) | {"trees", "menu", "rounds"}
     assert max(v for t in tracks.values() for v in t.values) <= 99          # claim.v is 0..99
     rounds = (Path(__file__).parent.parent / "firmware" / "doodle" / "rounds.py").read_text()
     sent = set(re.findall(r'_refuse\("(\w+)"|return None, "(\w+)"|return "(\w+)"', rounds))
     assert {w for group in sent for w in group if w} == set(schema.REFUSALS)
+    # Deadly Doodles: both map sides' rooms, the deck's ids, the rounds, the seats, the counts
+    assert set(schema.MAPS) == set(maps.DEFAULT_FILES) == set(console_record.MAPS)
+    for side in schema.MAPS:
+        m = maps.load(side)
+        assert {m.room_name(i) for i in range(m.size)} == set(schema.ROOMS) == console_record.ROOMS
+    assert schema.CARDS == len(deck.load().ids) and schema.DEADLY_ROUNDS == deck.ROUNDS
+    assert (1, schema.DEADLY_PLAYERS) == games.find_game("deadly").players
+    assert schema.RECORDING == console_record.RECORDING and schema.TALLY == len(FIELDS)
+    # Doodle Puzzle: the roles, variants, subject sets, numbers, slots, rounds, seats
+    assert {console_record.ROLES[c] for c in schema.ROLES} == set(roles.ROLES)
+    assert schema.PUZZLE_VARIANTS == ("",) + puzzle.VARIANTS == console_record.PUZZLE_VARIANTS
+    assert set(schema.SUBJECTS) == set(puzzle.SUBJECT_SETS) == set(console_record.SUBJECTS)
+    assert schema.SUBJECT_CARDS == max(puzzle.SUBJECT_SETS.values()) and schema.NUMBERS == puzzle.NUMBERS
+    assert schema.SLOTS == puzzle.SLOTS and schema.PUZZLE_ROUNDS == puzzle.ROUNDS
+    assert schema.PUZZLE_PLAYERS == games.find_game("puzzle").players and schema.SEATS == schema.PUZZLE_PLAYERS[1]
+    # the refusals the console's Deadly Doodles and Doodle Puzzle send are the schema's
+    doodle = Path(__file__).parent.parent / "firmware" / "doodle"
+    puzzle_fw = (doodle / "puzzle.py").read_text()
+    assert set(re.findall(r'"why": "(\w+)"', puzzle_fw)) == set(schema.PUZZLE_REFUSALS)
+    if (doodle / "deadly.py").exists():
+        deadly_fw = (doodle / "deadly.py").read_text()
+        assert set(re.findall(r'_refuse\("(\w+)"\)', deadly_fw)) <= set(schema.DEADLY_REFUSALS)
+
+
+def _doc_events(title: str) -> dict[str, set[str]]:
+    """The event table under `### title` in docs/protocol.md: kind -> the fields it lists (the
+    lowercase words in backticks of its fields column, what is in parentheses left out)."""
+    import re
+
+    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+    section = text.split(f"### {title}")[1].split("\n#")[0]
+    out = {}
+    for line in section.splitlines():
+        cells = line.split("|")
+        if len(cells) > 3 and re.fullmatch(r" `\w+` ", cells[1]):
+            listed = re.sub(r"\([^)]*\)", "", cells[2])
+            out[cells[1].strip(" `")] = set(re.findall(r"`([a-z]+)`", listed))
+    return out
+
+
+@pytest.mark.parametrize("title", ["Deadly Doodles", "Doodle Puzzle"])
+def test_the_schema_has_every_field_the_protocol_lists_for_the_new_events(title):
+    from doodlebox.link import schema
+
+    events = _doc_events(title)
+    assert len(events) in (5, 7)
+    for kind, listed in events.items():
+        assert set(schema.EVENTS[kind]) == listed, kind
+
+
+def test_the_refusals_the_protocol_lists_are_the_schemas():
+    import re
+
+    from doodlebox.link import schema
+
+    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+    para = text.split("use `refuse` with their engines' rule ids")[1].split("Refusals of how")[0]
+    deadly, puzzle = para.split("Deadly Doodles")[1].split("Doodle Puzzle")
+    assert tuple(re.findall(r"`(\w+)`", deadly)) == schema.DEADLY_REFUSALS
+    assert tuple(re.findall(r"`(\w+)`", puzzle)) == schema.PUZZLE_REFUSALS
+
+
+def test_every_version_4_event_kind_has_a_golden_frame_and_a_refused_one():
+    """The golden vectors hold each event kind the protocol lists, as a frame both sides make
+    byte for byte, and at least one line of it that the schema refuses."""
+    from doodlebox.link import schema
+
+    valid = {c["message"]["e"]["k"] for c in VECTORS["valid"] if c["message"]["t"] == "ev"}
+    assert valid == set(schema.EVENTS)
+    refused = {json.loads(c["line"][1:c["line"].rindex("*")])["e"]["k"] for c in VECTORS["strict"]
+               if '"e":{' in c["line"] and "Infinity" not in c["line"] and "NaN" not in c["line"]
+               and "10**30" not in c["name"] and "1e400" not in c["name"] and "twice" not in c["name"]}
+    new = {k for ks in (_doc_events("Deadly Doodles"), _doc_events("Doodle Puzzle")) for k in ks}
+    assert new | {"game", "refuse", "end"} <= refused
+
+
+@pytest.mark.parametrize("e", [
+    {"k": "game", "g": 1, "ed": "deadly", "n": 4, "var": "", "map": "b", "rec": "tally"},
+    {"k": "game", "g": 1, "ed": "puzzle", "n": 3, "var": "behave", "subj": "beginner"},
+    {"k": "game", "g": 1, "ed": "monsters", "n": 5, "var": ""},
+    {"k": "reveal", "g": 1, "r": 7, "cards": [36, 35, 1, 2, 3, 4, 5, 6]},
+    {"k": "trap", "g": 1, "r": 1, "p": 3, "room": "F6"},
+    {"k": "draw", "g": 1, "r": 1, "p": 0, "card": 36, "room": "A1", "ends": "NESW"},
+    {"k": "tally", "g": 1, "p": 3, "t": [99, 0, 99, 99, 99, 99, 99, 99]},
+    {"k": "roles", "g": 1, "r": 5, "roles": "GDDDDDBS"},
+    {"k": "timer", "g": 1, "r": 1, "start": 0, "end": 2 ** 31 - 1, "paused": 0},
+    {"k": "mischief", "g": 1, "r": 1, "erase": 0, "draw": 6},
+    {"k": "challenge", "g": 1, "r": 1, "board": 0},
+    {"k": "refuse", "g": 1, "r": 0, "p": 7, "i": 0, "why": "trap_must"},
+    {"k": "end", "g": 1, "r": 0, "why": "menu", "p": [0] * 8},
+])
+def test_the_schema_takes_the_edges_of_every_range(e):
+    from doodlebox.link import schema
+
+    line = frames.encode("ev", boot=1, s=1, e=e)
+    assert frames.decode(line)["e"] == schema.check_event(e) == e

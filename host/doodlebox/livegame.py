@@ -1,7 +1,9 @@
-"""The PC's verdict on a console's games while they are played: after each turn stored, the game's
-record so far (console_record.py) replayed through the rules engine, as the `score` message
-(docs/protocol.md) and the violations found since the last turn. A resumed game is one game: its
-verdict after the `resume` counts the earlier boot's turns too."""
+"""The PC's verdict on a console's games while they are played: after each event stored that can
+change a score (a turn of a dice game; a Trap, a segment, the end of a player's round or their
+counts in Deadly Doodles; a guess or a challenge in Doodle Puzzle), the game's record so far
+(console_record.py) replayed through its game's rules engine (rules/games.py), as the `score`
+message (docs/protocol.md) and the violations found since the last one. A resumed game is one
+game: its verdict after the `resume` counts the earlier boot's events too."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,10 +11,11 @@ from dataclasses import dataclass, field
 from doodlebox.console_record import ConsoleLogError, to_record
 from doodlebox.link import frames
 from doodlebox.rules.common import Violation
-from doodlebox.rules.dice import record as dice_record
+from doodlebox.rules.games import find_game
 from doodlebox.store import Store
 
-SCORED = ("game", "claim", "tree", "end", "resume")   # the events after which the PC sends its scores
+# the events after which the PC sends its scores
+SCORED = ("game", "end", "resume", "claim", "tree", "trap", "draw", "done", "tally", "guess", "challenge")
 
 
 @dataclass
@@ -64,7 +67,8 @@ class LiveGames:
         except ConsoleLogError as exc:
             seen.broken = str(exc)
             raise
-        rp = dice_record.replay(dice_record.parse(data, log.label()))
+        game = find_game(data["edition"])
+        rp = game.replay(game.parse(data, log.label()))
         new = []
         for v in rp.violations:
             key = (v.place, v.rule, v.reason)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from doodlebox.errors import InputError
 from doodlebox.link import schema
 
-VERSION = 3
+VERSION = 4
 MAX_FRAME = 512
 WHY_MAX = 60      # the score message's `why`: what the console's panel has room for
 INT_DIGITS = 10   # no field is above 2**31 - 1: longer numbers are refused before they are made

@@ -1,26 +1,49 @@
-"""The strict schema of the link's messages (docs/protocol.md, version 3): every field of every
+"""The strict schema of the link's messages (docs/protocol.md, version 4): every field of every
 message type and event kind, exact types (a bool is not an int), integers in range, short
 printable strings. `check(msg)` raises SchemaError saying what is wrong and where; the frame
 decoder (frames.py) turns that into a refused frame.
 
-The sets of words (editions, pieces, rule ids, endings) are the protocol's; tests/test_host_link.py
-checks them against the rules engine's."""
+The sets of words (editions, pieces, rule ids, endings, map sides, roles) are the protocol's;
+tests/test_host_link.py checks them against the rules engines'."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
 INT32 = 2 ** 31 - 1
-SEATS = 5                       # players 1..5: seats 0..4
+SEATS = 8                       # players 1..8: seats 0..7 (Doodle Puzzle)
+DICE_SEATS = 5                  # the dice editions: 1..5 players
 SIZE = 6                        # rows, columns and dice: 1..6
-EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")
+DICE = ("city", "suzhou", "treasures", "shanghai", "monsters")
+EDITIONS = DICE + ("deadly", "puzzle")
 VARIANTS = ("", "control", "solo", "solo+control")
 PIECES = ("NS", "EW", "NE", "ES", "SW", "NW")
 REFUSALS = ("taken", "six_tree", "park_tree", "park_barrel", "drawn", "houses", "third_time", "must_take",
             "no_tree")
-ENDINGS = ("trees", "hotel", "shop", "skyscraper", "menu")
+ENDINGS = ("trees", "hotel", "shop", "skyscraper", "menu", "rounds")
 TREES = ("forced", "pass")
 BUTTONS = ("D0", "D1", "D2", "D3", "D4", "D5", "D6", "ROLL", "PASS", "MENU")
 HELD_MAX = 64                   # boots in hello.held (a frame of 512 bytes holds fewer)
+
+# Deadly Doodles (docs/protocol.md, "### Deadly Doodles")
+DEADLY_PLAYERS = 4
+DEADLY_ROUNDS = 7
+MAPS = ("a", "b")
+RECORDING = ("full", "tally")
+CARDS = 36                      # the default deck's ids 1..36
+ROOMS = tuple(f"{c}{r}" for c in "ABCDEF" for r in range(1, SIZE + 1))
+SIDES = "NESW"
+TALLY = 8                       # the scoring section's counts
+DEADLY_REFUSALS = ("trap_room", "own_trap", "wall", "entry", "one_per_room", "card", "draw2", "unused", "trap_must")
+# Doodle Puzzle (docs/protocol.md, "### Doodle Puzzle")
+PUZZLE_PLAYERS = (3, 8)
+PUZZLE_ROUNDS = 5
+PUZZLE_VARIANTS = ("", "behave", "showdown")
+SUBJECTS = ("standard", "beginner")
+ROLES = "SDBG"                  # star Drawy, Drawy, Baddy, Guessy
+GUESSES = ("right", "wrong")
+NUMBERS, SUBJECT_CARDS, SLOTS = 12, 16, 6
+PUZZLE_REFUSALS = ("slot_twice",)
+EVERY_REFUSAL = REFUSALS + DEADLY_REFUSALS + PUZZLE_REFUSALS
 
 
 class SchemaError(ValueError):
@@ -123,23 +146,96 @@ BOOT = need(integer(0))
 GAME = need(integer(1))
 ROUND = need(integer(1))
 ROUND0 = need(integer(0))        # 0: before the first roll (start roads), or no round played
-SEAT = need(integer(0, SEATS - 1))
+SEAT = need(integer(0, DICE_SEATS - 1))
+ANY_SEAT = need(integer(0, SEATS - 1))
 DIE = integer(1, SIZE)
 SQUARE = integer(1, SIZE)
 TOTALS = list_of(integer(-9999, 9999), 1, SEATS)
+DEADLY_ROUND = need(integer(1, DEADLY_ROUNDS))
+DEADLY_SEAT = need(integer(0, DEADLY_PLAYERS - 1))
+ROOM = need(one_of(*ROOMS))
+PUZZLE_ROUND = need(integer(1, PUZZLE_ROUNDS))
+MS = need(integer(0))
+BOARD0 = need(integer(0, SLOTS))     # a board 1..6, or 0: none
+
+
+def _cards(value: object, where: str) -> None:
+    """A round's cards: 4 to 8 card ids, each once."""
+    list_of(integer(1, CARDS), 4, 8)(value, where)
+    assert isinstance(value, list)
+    for i, c in enumerate(value):
+        if c in value[:i]:
+            raise SchemaError(f"{where}[{i}] is card {c} a second time")
+
+
+def _ends(value: object, where: str) -> None:
+    """The open sides of a segment, in the order N, E, S, W, each once ("NE", "ESW")."""
+    text(4, SIDES)(value, where)
+    assert isinstance(value, str)
+    if "".join(s for s in SIDES if s in value) != value:
+        raise SchemaError(f"{where} is {show(value)}, not sides in the order N, E, S, W, each once")
+
+
+def _roles(value: object, where: str) -> None:
+    """One role letter per seat (S star Drawy, D Drawy, B Baddy, G Guessy), 3 to 8 seats."""
+    text(SEATS, ROLES)(value, where)
+    assert isinstance(value, str)
+    if len(value) < PUZZLE_PLAYERS[0]:
+        raise SchemaError(f"{where} is {show(value)}: {len(value)} seats, not {PUZZLE_PLAYERS[0]}..{SEATS}")
+
 
 EVENTS: dict[str, Fields] = {
-    "game": {"g": GAME, "ed": need(one_of(*EDITIONS)), "n": need(integer(1, SEATS)), "var": need(one_of(*VARIANTS))},
+    "game": {"g": GAME, "ed": need(one_of(*EDITIONS)), "n": need(integer(1, SEATS)), "var": need(text(16)),
+             "map": maybe(one_of(*MAPS)), "rec": maybe(one_of(*RECORDING)), "subj": maybe(one_of(*SUBJECTS))},
     "start": {"g": GAME, "col": need(SQUARE), "d": need(DIE)},
     "roll": {"g": GAME, "r": ROUND, "sp": SEAT, "c": need(DIE), "w": need(list_of(DIE, 1, SIZE))},
     "claim": {"g": GAME, "r": ROUND, "p": SEAT, "i": need(integer(1, SIZE)), "d": need(DIE), "row": need(SQUARE),
               "col": need(SQUARE), "pc": maybe(one_of(*PIECES)), "fl": maybe(integer(1, 1)),
               "via": maybe(row(SQUARE, SQUARE)), "v": need(integer(0, 99))},
     "tree": {"g": GAME, "r": ROUND, "p": SEAT, "why": need(one_of(*TREES))},
-    "refuse": {"g": GAME, "r": ROUND0, "p": SEAT, "i": need(integer(0, SIZE)), "why": need(one_of(*REFUSALS))},
+    "refuse": {"g": GAME, "r": ROUND0, "p": ANY_SEAT, "i": need(integer(0, SIZE)),
+               "why": need(one_of(*EVERY_REFUSAL))},
     "end": {"g": GAME, "r": ROUND0, "why": need(one_of(*ENDINGS)), "p": need(TOTALS)},
     "resume": {"g": GAME, "of": need(row(integer(0), integer(1))), "at": need(integer(1)), "r": ROUND0},
+    # Deadly Doodles
+    "reveal": {"g": GAME, "r": DEADLY_ROUND, "cards": need(_cards)},
+    "trap": {"g": GAME, "r": DEADLY_ROUND, "p": DEADLY_SEAT, "room": ROOM},
+    "draw": {"g": GAME, "r": DEADLY_ROUND, "p": DEADLY_SEAT, "card": need(integer(1, CARDS)), "room": ROOM,
+             "ends": need(_ends)},
+    "done": {"g": GAME, "r": DEADLY_ROUND, "p": DEADLY_SEAT},
+    "tally": {"g": GAME, "p": DEADLY_SEAT,
+              "t": need(row(*(integer(0, 1) if i == 1 else integer(0, 99) for i in range(TALLY))))},
+    # Doodle Puzzle
+    "roles": {"g": GAME, "r": PUZZLE_ROUND, "roles": need(_roles)},
+    "subject": {"g": GAME, "r": PUZZLE_ROUND, "num": need(integer(1, NUMBERS)),
+                "card": need(integer(1, SUBJECT_CARDS))},
+    "timer": {"g": GAME, "r": PUZZLE_ROUND, "start": MS, "end": MS, "paused": MS},
+    "place": {"g": GAME, "r": PUZZLE_ROUND, "p": ANY_SEAT, "slot": need(integer(1, SLOTS))},
+    "mischief": {"g": GAME, "r": PUZZLE_ROUND, "erase": BOARD0, "draw": BOARD0},
+    "guess": {"g": GAME, "r": PUZZLE_ROUND, "res": need(one_of(*GUESSES))},
+    "challenge": {"g": GAME, "r": PUZZLE_ROUND, "board": BOARD0},
 }
+
+# The `game` event by its edition: players, variant words, the fields only that game has (and must have).
+GAME_KINDS: dict[str, tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]]] = {
+    **{ed: ((1, DICE_SEATS), VARIANTS, ()) for ed in DICE},
+    "deadly": ((1, DEADLY_PLAYERS), ("",), ("map", "rec")),
+    "puzzle": (PUZZLE_PLAYERS, PUZZLE_VARIANTS, ("subj",)),
+}
+CONDITIONAL = ("map", "rec", "subj")
+
+
+def _game(e: dict, where: str) -> None:
+    """The `game` event's fields that depend on its edition (docs/protocol.md, `game`)."""
+    ed = e["ed"]
+    (low, high), variants, own = GAME_KINDS[ed]
+    integer(low, high)(e["n"], f"{where}.n")
+    one_of(*variants)(e["var"], f"{where}.var")
+    for name in CONDITIONAL:
+        if name in own and name not in e:
+            raise SchemaError(f"{where} has no {name!r} (a {ed} game has it)")
+        if name not in own and name in e:
+            raise SchemaError(f"{where} has a field {name!r}, which a {ed} game does not have")
 
 
 def check_event(e: object, where: str = "e") -> dict:
@@ -153,6 +249,8 @@ def check_event(e: object, where: str = "e") -> dict:
     fields(spec, e, f"{where}({kind})", also=("k",))
     if kind == "claim" and "pc" in e and "fl" in e:
         raise SchemaError(f"{where}(claim) has both a piece and a floor")
+    if kind == "game":
+        _game(e, f"{where}(game)")
     return e
 
 
