@@ -210,6 +210,9 @@ def test_import_of_every_game_with_a_date_and_the_same_record_twice(tmp_path):
         f"{files[1]}: imported before as game 2: not imported again",
         f"{SUZHOU}: imported before (the same record twice on the command line): not imported again"]
     assert len(games_table(db)) == 5
+    deadly = ok(doodlebox("show", "2", "--db", str(db)))
+    assert "  round 1: revealed 1 straight, 9 corner, 10 corner, 19 tee; Ann: 4 segment(s); Ben: 4 segment(s)" in deadly
+    assert re.search(r"^  round 2: .*Ann: 3 segment\(s\), trap at E4; Ben: 3 segment\(s\), trap at D2 ", deadly, re.M)
     behave = ok(doodlebox("show", "3", "--db", str(db)))
     assert "the table (shared Scorecard)" in behave and "roles Ann star, Ben drawy" in behave
 

@@ -109,7 +109,8 @@ def round_lines(data: dict, rp: Any) -> list[str]:
         out.append("setup: " + ", ".join(str(a) for a in setup))
     totals = _totals_by_round(data, len(rounds))
     for k, actions in enumerate(rounds):
-        text = f"round {k + 1}: " + _round_text(actions, names, str(data.get("edition")))
+        text = f"round {k + 1}: " + _round_text(actions, names, str(data.get("edition")),
+                                                 getattr(rp.record, "deck", None))
         after = totals[k] if k < len(totals) else None
         if after is not None:
             text += "  | totals " + ", ".join(f"{n} {t}" for n, t in zip(names, after))
@@ -117,7 +118,7 @@ def round_lines(data: dict, rp: Any) -> list[str]:
     return out
 
 
-def _round_text(actions: list[tuple[int, Any]], names: list[str], edition: str) -> str:
+def _round_text(actions: list[tuple[int, Any]], names: list[str], edition: str, deck: Any = None) -> str:
     def who(p: int) -> str:
         return names[p] if 0 <= p < len(names) else str(p)
 
@@ -125,7 +126,9 @@ def _round_text(actions: list[tuple[int, Any]], names: list[str], edition: str) 
     mine = [(p, a) for p, a in actions if p != CHANCE]
     parts = []
     if edition == "deadly":     # many drawings a round: how many, and the Traps
-        parts.append("cards " + " ".join(str(a.card) for a in chance) + " revealed")
+        kinds = getattr(deck, "kind_of", ())        # by card id
+        parts.append("revealed " + ", ".join(f"{a.card} {kinds[a.card]}" if 0 < a.card < len(kinds) else str(a.card)
+                                             for a in chance))
         for p, name in enumerate(names):
             own = [a for q, a in mine if q == p]
             placed = sum(1 for a in own if a.kind == "place")
