@@ -529,3 +529,77 @@ def test_the_bot_plays_whole_games_on_the_console(players, side, rec, seed):
     assert [e["k"] for e in seen].count("reveal") == 7
     c.press("ROLL")
     assert c.app.game is None and "doodle.deadly" not in sys.modules and "doodle.deadly_view" not in sys.modules
+
+
+# -- a power cut, on the console's App --------------------------------------------------------
+class CutConsole(AppConsole):
+    """An AppConsole on a given flash and boot, whose rand is a given stream (a power cut keeps
+    the flash; the test keeps the stream, so the game goes on with the cards it would have had)."""
+
+    def __init__(self, flash, boot: int, rng: random.Random):
+        from doodle.app import App
+
+        self.rng = rng
+        self.events = queue.Queue()
+        self.app = App(lambda n: self.rng.randrange(n), boot, "c0ffee", flash)
+        add = self.app.journal.add
+        self.app.journal.add = lambda e: (self.events.put(e), add(e))[1]  # type: ignore[method-assign]
+        self.now = 0
+        self.screens = 0
+        for _ in range(100):                 # the journal read, and the game resumed
+            if not self.app.collect_wanted:
+                break
+            self.app.collected()
+
+    def drain(self) -> list[dict]:
+        out = []
+        while not self.events.empty():
+            out.append(self.events.get())
+        return out
+
+
+@pytest.mark.parametrize("rec,where", [("full", 0.3), ("full", 0.8), ("tally", 0.5), ("tally", 0.95)])
+def test_a_game_cut_by_the_power_goes_on_as_if_it_never_was(rec, where):
+    """A whole game pressed on one console; the same presses on another, its power cut at a
+    moment of rest (nothing half entered), powered up on the same flash: the game is resumed
+    where it was (maps, round, turn, counts, totals), and the rest of the presses give the
+    same events as the game never cut."""
+    from doodle.flashlog import RamFlash
+    from doodlebox import bot_deadly
+
+    whole = CutConsole(RamFlash(), 1, random.Random(11))
+    presses: list[str] = []
+    rests: list[int] = []        # how many presses had been made at each moment of rest
+    press = whole.press
+
+    def recorded(name: str) -> None:
+        presses.append(name)
+        press(name)
+        g = whole.app.game
+        if g is not None and not g.over() and (g.phase in (deadly.DEAL, deadly.CARD) or (
+                g.phase == deadly.TALLY and not g.item and g.num < 0 and not g.high)):
+            rests.append(len(presses))
+
+    t = bot_deadly.Table(recorded, whole.events, seed=3, timeout=0.01, read=whole.lobby)
+    t.play_game(3, "b", rec, back_to_lobby=False)
+    reference = t.seen
+    start = next(k for k, e in enumerate(reference) if e["k"] == "game")
+
+    cut = CutConsole(RamFlash(), 1, random.Random(11))
+    k = min(rests, key=lambda n: abs(n - len(presses) * where))
+    for name in presses[:k]:
+        cut.press(name)
+    g = cut.app.game
+    before = [e for e in cut.drain() if e["k"] != "refuse"]
+    at_cut = snapshot(g)
+    again = CutConsole(cut.app.journal.flash, 2, cut.rng)          # power-up: the same flash
+    assert again.app.game is not None and again.app.game is not g
+    assert snapshot(again.app.game) == at_cut
+    assert again.app.notice == "game resumed after power-off"
+    resume = again.drain()
+    assert [e["k"] for e in resume] == ["resume"] and resume[0]["r"] == at_cut["round"]
+    for name in presses[k:]:
+        again.press(name)
+    after = [e for e in again.drain() if e["k"] != "refuse"]
+    assert before + after == [e for e in reference[start:] if e["k"] != "refuse"]
+    assert after[-1]["k"] == "end" and again.app.game.points() == t.final["p"]
