@@ -158,6 +158,22 @@ def test_the_game_being_played_is_live(site):
     assert sum(t is not None for t in game["dice"]["taken"]) == state.turn
 
 
+def test_a_game_that_has_just_ended_stays_live_with_its_final_scores(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    facts = make_db(db)
+    store = Store(db)
+    try:
+        nxt = store.next_seq(UID, 2)
+        scores = facts["playing"].scores()
+        assert store.append(UID, 2, nxt, {"k": "end", "g": 1, "r": 2, "why": "menu", "p": scores}).status == "stored"
+    finally:
+        store.close()
+    with WebServer(db, 0) as server:
+        game = json.loads(get(server, "/api/live")[2])["game"]
+    assert game["id"] == 3 and game["state"] == "ended" and game["turn"] == "the game is over"
+    assert game["scores"] == scores and game["events"][-1].startswith("game over after round 2")
+
+
 def test_only_a_local_host_header_is_answered(site):
     server, _ = site
     port = server.port

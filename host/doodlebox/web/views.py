@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from doodlebox.rules.api import CHANCE, TERMINAL
 from doodlebox.store import IMPORTED, Store, StoreError
 
 RECENT = 8           # events of the live game listed on the page
+SHOWN_AFTER_END = 600.0   # s: a game that ended is still the live one for this long (its final scores)
 CACHE = 32           # replays (with their sheets) kept
 DICE = ("city", "suzhou", "treasures", "shanghai", "monsters")
 
@@ -224,17 +226,18 @@ class Views:
 
     # -- the game playing now ---------------------------------------------------------------
     def playing(self) -> dict | None:
-        """The console's game being played (the last one started, while its state is
-        `playing`): its round, whose turn, scores, the round's dice and latest events; None
-        when no game is being played."""
+        """The console's game being played (the last one started, while its state is `playing`,
+        and for SHOWN_AFTER_END seconds after it ended): its round, whose turn, scores, the
+        round's dice and latest events, `state`; None when no game is being played."""
         from doodlebox.games_view import game_name
         from doodlebox.live import describe
 
         def read(store: Store):
             rows = [r for r in store.games(results=False) if r.get("uid") != IMPORTED]
-            if not rows or rows[-1]["state"] != "playing":
+            row = rows[-1] if rows else None
+            if row is None or not (row["state"] == "playing" or (
+                    row["state"] == "ended" and time.time() - (row["ended"] or 0) < SHOWN_AFTER_END)):
                 return None
-            row = rows[-1]
             log = store.game_log(row["id"])
             if log is None:
                 return None
@@ -247,8 +250,9 @@ class Views:
         names = [str(n) for n in row["names"]]
         rp = self._replayed(record, problem)
         events = [e for _, e in log.events]
+        rounds = [e["r"] for e in events if type(e.get("r")) is int]
         out: dict = {"id": row["id"], "label": log.label(), "edition": game_name(row["edition"]),
-                     "players": names, "round": max([e["r"] for e in events if type(e.get("r")) is int] or [0]),
+                     "state": row["state"], "players": names, "round": max(rounds or [0]),
                      "turn": "", "scores": None, "violations": 0, "dice": _dice(events),
                      "events": [describe(e).strip() for e in events[-RECENT:]], "problem": rp.problem}
         if rp.replay is not None:
@@ -256,7 +260,7 @@ class Views:
             out["scores"] = list(state.result().totals)
             out["violations"] = len(rp.replay.violations)
             who = state.current_player()
-            if who == TERMINAL:
+            if who == TERMINAL or row["state"] != "playing":
                 out["turn"] = "the game is over"
             elif who == CHANCE:
                 out["turn"] = "ROLL: the dice" if rp.game.edition in DICE else "the console deals"

@@ -78,7 +78,8 @@
     $("no-game").hidden = !!g;
     if (!g) return;
     $("game").dataset.game = String(g.id);
-    $("game-title").textContent = "game " + g.id + ": " + g.edition + " (" + g.players.join(", ") + ")";
+    $("game-title").textContent = "game " + g.id + ": " + g.edition + " (" + g.players.join(", ") + ")" +
+      (g.state === "playing" ? "" : ", " + g.state);
     $("game-round").textContent = String(g.round);
     $("game-turn").textContent = g.turn || "-";
     $("game-violations").textContent = g.violations ? g.violations + " violation(s)" : "";
