@@ -67,6 +67,8 @@ def _hint(g):
                 left += " %d" % k
         if not left:
             return "All drawn: PASS ends your round"
+        if not g.left_to_draw(g.player):
+            return "Left:" + left + "  (none fits: PASS)"
         return ("To draw:" if g.full else "Trap:") + left
     if ph == deadly.TURN:
         m = g.shape()
