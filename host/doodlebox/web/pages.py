@@ -130,6 +130,11 @@ def game(db: str, g: dict) -> str:
     out = [_head(f"doodlebox: {title}", db), f'<section id="one-game" data-game="{gid}"><h2>{esc(title)}</h2>\n']
     winners = ", ".join(g["winners"]) or g.get("rank") or "-"
     out.append(f'<p>{esc(g["label"])}; {esc(g["date"])}; {esc(g["status_text"])}; winner: {esc(winners)}</p>\n')
+    if g.get("rank") or g.get("achievements"):
+        reached = f'; achievements: {esc(", ".join(g["achievements"]))}' if g.get("achievements") else ""
+        out.append(f'<p id="rank">Rank: {esc(g.get("rank") or "-")}{reached}</p>\n')
+    if g.get("verdict"):
+        out.append(f'<p id="verdict">Scorecard: {esc(g["verdict"])}</p>\n')
     if g["error"]:
         out.append(f'<p class="bad" id="error">{esc(g["error"])}</p>\n')
     out.append(f'<form id="names" data-game="{gid}"><fieldset><legend>Players</legend>\n')
