@@ -88,6 +88,27 @@ def test_describe_reads_the_version_2_events():
         "game over after round 9: the top hotel value is circled: the console's scores P1 3, P2 4"
 
 
+def test_describe_reads_the_card_games_events():
+    """Protocol version 4: every Deadly Doodles and Doodle Puzzle event is one line for a person."""
+    assert describe({"k": "game", "g": 2, "ed": "deadly", "n": 3, "var": "", "map": "b", "rec": "tally"}) == \
+        "game 2: deadly for 3 player(s), map side B, drawings tally"
+    assert describe({"k": "reveal", "g": 1, "r": 2, "cards": [12, 35, 3, 30, 20, 33]}) == \
+        "round 2: cards 12 35 3 30 20 33 revealed"
+    assert describe({"k": "draw", "g": 1, "r": 2, "p": 1, "card": 3, "room": "B1", "ends": "NS"}) == \
+        "  P2 draws card 3 in B1, open NS"
+    assert describe({"k": "roles", "g": 1, "r": 1, "roles": "SBGD"}) == \
+        "round 1: roles dealt (P1 star, P2 Baddy, P3 Guessy, P4 Drawy)"
+    assert describe({"k": "timer", "g": 1, "r": 1, "start": 1000, "end": 66000, "paused": 5000}) == \
+        "  the drawing minute ran out (60 s, paused 5 s)"
+    assert describe({"k": "mischief", "g": 1, "r": 1, "erase": 3, "draw": 0}) == "  Baddy's Mischief: erases on board 3"
+    assert describe({"k": "mischief", "g": 1, "r": 1, "erase": 0, "draw": 0}) == "  Baddy's Mischief: nothing"
+    assert describe({"k": "refuse", "g": 1, "r": 1, "p": 0, "i": 0, "why": "slot_twice"}) == \
+        "  P1 refused: the slot is filled"
+    for odd in ({"k": "timer", "end": "x"}, {"k": "roles", "roles": 5}, {"k": "mischief", "erase": []},
+                {"k": "reveal", "cards": 7}):
+        assert isinstance(describe(odd), str)
+
+
 # -- over a real pseudo-terminal ----------------------------------------------------------------------
 def read_frames(pty: PtyPort, want, timeout: float = 10.0) -> list[dict]:
     """Frames the host sent, decoded, until `want(frames)` holds."""

@@ -304,13 +304,19 @@ def choose_lobby(press: Callable[[str], None], current: dict, want: dict,
 
 def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bool = False, seed: int = 7,
                     show: Callable[[dict], None] = lambda e: None, on_note: Callable[[str], None] = lambda t: None,
-                    press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S):
-    """Log a virtual console into `db` (a LinkThread) and play one whole game on it.
+                    press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S, options: dict | None = None):
+    """Log a virtual console into `db` (a LinkThread) and play one whole game of any of the
+    lobby's games on it: a dice edition (this module's Table, `control`), Deadly Doodles
+    (bot_deadly, `options` "map" and "rec") or Doodle Puzzle (bot_puzzle, `options` "var",
+    "subj" and "pause_s").
 
-    Returns (table, link counts). Raises BotError when the console misbehaves or goes quiet.
+    Returns (table, link counts); the table's `final` is the console's `end` event. Raises
+    BotError when the console misbehaves or goes quiet.
     """
+    from doodlebox import bot_deadly, bot_puzzle  # (they build on this module's lobby and errors)
     from doodlebox.runner import LinkThread
 
+    opts = options or {}
     link = LinkThread(vc.port, db, on_note=on_note).start()
     try:
         if not link.wait_ready(30) or link.error:
@@ -320,9 +326,18 @@ def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bo
             vc.press(name, press_ms)
             time.sleep(gap_s)
 
-        t = Table(press, link.events, seed=seed, show=show, lobby=read_lobby(vc),
-                  read=lambda game: read_lobby(vc, game=game))
-        t.play_game(edition, players, control, back_to_lobby=False)  # the panel keeps the final screen
+        common: dict = {"seed": seed, "show": show, "lobby": read_lobby(vc),
+                        "read": lambda game: read_lobby(vc, game=game)}
+        t: Table | bot_deadly.Table | bot_puzzle.Table
+        if edition == "deadly":
+            t = bot_deadly.Table(press, link.events, **common)
+            t.play_game(players, opts.get("map", "a"), opts.get("rec", "full"), back_to_lobby=False)
+        elif edition == "puzzle":
+            t = bot_puzzle.Table(press, link.events, pause_s=opts.get("pause_s", 0.0), **common)
+            t.play_game(players, opts.get("var", ""), opts.get("subj", "standard"), back_to_lobby=False)
+        else:
+            t = Table(press, link.events, **common)
+            t.play_game(edition, players, control, back_to_lobby=False)   # the panel keeps the final screen
         time.sleep(1.5)  # the last acks land, and the panel shows the PC's final scores
         assert link.link is not None
         return t, dict(link.link.counts)

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import queue
 import random
-import time
 from collections.abc import Callable
 
-from doodlebox.bot import PRESS_GAP_S, PRESS_MS, BotError, choose_lobby, read_lobby
+from doodlebox.bot import BotError, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import engine as E
@@ -262,31 +261,3 @@ class Table:
             self._await("tally", p=p, t=counts)
             totals.append(sheet.total)
         return totals
-
-
-def play_on_console(vc, db, players: int = 2, map: str = "a", rec: str = "full", seed: int = 7,
-                    show: Callable[[dict], None] = lambda e: None, on_note: Callable[[str], None] = lambda t: None,
-                    press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S):
-    """Log a virtual console into `db` (a LinkThread) and play one whole game of Deadly Doodles
-    on it. Returns (table, link counts). Raises BotError when the console misbehaves or goes
-    quiet."""
-    from doodlebox.runner import LinkThread
-
-    link = LinkThread(vc.port, db, on_note=on_note).start()
-    try:
-        if not link.wait_ready(30) or link.error:
-            raise BotError(link.error or "the virtual console did not answer")
-
-        def press(name: str) -> None:
-            vc.press(name, press_ms)
-            time.sleep(gap_s)
-
-        t = Table(press, link.events, seed=seed, show=show, lobby=read_lobby(vc),
-                  read=lambda game: read_lobby(vc, game=game))
-        t.play_game(players, map, rec, back_to_lobby=False)  # the panel keeps the final screen
-        time.sleep(1.5)  # the last acks land, and the panel shows the PC's final scores
-        assert link.link is not None
-        return t, dict(link.link.counts)
-    finally:
-        link.stop()
-

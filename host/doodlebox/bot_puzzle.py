@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable
 
-from doodlebox.bot import PRESS_GAP_S, PRESS_MS, BotError, choose_lobby, read_lobby
+from doodlebox.bot import BotError, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.puzzle import engine as E
 
@@ -215,32 +215,3 @@ class Table:
             self.press(f"D{b}" if b else "PASS")
             e = self._await("challenge", r=state.round, board=b)
             self._apply(state, E.challenge(b) if b else E.DECLINE, state.guessy, e)
-
-
-def play_on_console(vc, db, players: int = 5, var: str = "", subj: str = "standard", seed: int = 7,
-                    show: Callable[[dict], None] = lambda e: None, on_note: Callable[[str], None] = lambda t: None,
-                    press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S, pause_s: float = 0.0):
-    """Log a virtual console into `db` (a LinkThread) and play one whole game of Doodle Puzzle
-    on it: five drawing minutes in real time (the console's clock), so more than five minutes.
-
-    Returns (table, link counts). Raises BotError when the console misbehaves or goes quiet.
-    """
-    from doodlebox.runner import LinkThread
-
-    link = LinkThread(vc.port, db, on_note=on_note).start()
-    try:
-        if not link.wait_ready(30) or link.error:
-            raise BotError(link.error or "the virtual console did not answer")
-
-        def press(name: str) -> None:
-            vc.press(name, press_ms)
-            time.sleep(gap_s)
-
-        t = Table(press, link.events, seed=seed, show=show, lobby=read_lobby(vc),
-                  read=lambda game: read_lobby(vc, game=game), pause_s=pause_s)
-        t.play_game(players, var, subj, back_to_lobby=False)   # the panel keeps the final screen
-        time.sleep(1.5)  # the last acks land, and the panel shows the PC's final scores
-        assert link.link is not None
-        return t, dict(link.link.counts)
-    finally:
-        link.stop()

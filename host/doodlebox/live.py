@@ -1,4 +1,4 @@
-"""Prints a console's events as a person reads them at the table (docs/protocol.md, version 3).
+"""Prints a console's events as a person reads them at the table (docs/protocol.md, version 4).
 Events reach it checked by the link's schema; an odd field still prints, never raises."""
 from __future__ import annotations
 
@@ -13,7 +13,12 @@ WHY = {
     # end.why
     "trees": "a player crossed out the last tree", "hotel": "the top hotel value is circled",
     "shop": "the top shop value is circled", "skyscraper": "the 18 of the sky scraper track is circled",
-    "menu": "ended on the console",
+    "menu": "ended on the console", "rounds": "the last round was played",
+    # the card games' refusals (rules/deadly/sentences.py, rules/puzzle/sentences.py)
+    "trap_room": "a Trap needs an empty room", "own_trap": "the player's Trap is there",
+    "wall": "an end on a wall", "entry": "linked to neither the path nor an entryway",
+    "one_per_room": "one path segment per room", "card": "not a card of this round", "draw2": "already drawn",
+    "unused": "a card can still be drawn", "trap_must": "the Trap must be drawn", "slot_twice": "the slot is filled",
 }
 
 
@@ -31,7 +36,11 @@ def _describe(event: dict) -> str:
     p = f"P{event.get('p', 0) + 1}" if isinstance(event.get("p"), int) else "?"
     if k == "game":
         players = f"{event.get('n')} player(s) {event.get('var') or ''}".rstrip()
-        return f"game {event.get('g')}: {event.get('ed')} for {players}"
+        extra = (f", map side {str(event.get('map')).upper()}, drawings {event.get('rec')}" if "map" in event
+                 else f", {event.get('subj')} subjects" if "subj" in event else "")
+        return f"game {event.get('g')}: {event.get('ed')} for {players}{extra}"
+    if k in CARD_EVENTS:
+        return CARD_EVENTS[k](event, p)
     if k == "start":
         return f"  start road, column {event.get('col')}: die {event.get('d')}"
     if k == "roll":
@@ -58,3 +67,30 @@ def _describe(event: dict) -> str:
         return (f"game {event.get('g')}: game {of[1]} of boot {of[0]} resumed after a power cut, in round "
                 f"{event.get('r')} (from its event {event.get('at')})")
     return f"  {event}"
+
+
+def _cards(event: dict) -> str:
+    return " ".join(str(c) for c in event.get("cards", []))
+
+
+ROLES = {"S": "star", "D": "Drawy", "B": "Baddy", "G": "Guessy"}
+
+# Deadly Doodles and Doodle Puzzle (docs/protocol.md, version 4): one line each
+CARD_EVENTS = {
+    "reveal": lambda e, p: f"round {e.get('r')}: cards {_cards(e)} revealed",
+    "trap": lambda e, p: f"  {p} sets a Trap in {e.get('room')}",
+    "draw": lambda e, p: f"  {p} draws card {e.get('card')} in {e.get('room')}, open {e.get('ends')}",
+    "done": lambda e, p: f"  {p} ends round {e.get('r')}",
+    "tally": lambda e, p: f"  {p} counts {' '.join(str(n) for n in e.get('t', []))}",
+    "roles": lambda e, p: f"round {e.get('r')}: roles dealt (" + ", ".join(
+        f"P{i + 1} {ROLES.get(c, c)}" for i, c in enumerate(str(e.get("roles", "")))) + ")",
+    "subject": lambda e, p: f"  the star chooses {e.get('num')}: subject card {e.get('card')}",
+    "timer": lambda e, p: (f"  the drawing minute ran out ({(e['end'] - e['start'] - e['paused']) / 1000:g} s, "
+                           f"paused {e['paused'] / 1000:g} s)"),
+    "place": lambda e, p: f"  {p} places a board in slot {e.get('slot')}",
+    "mischief": lambda e, p: "  Baddy's Mischief: " + (", ".join(
+        f"{what} on board {e[key]}" for key, what in (("erase", "erases"), ("draw", "draws")) if e.get(key))
+        or "nothing"),
+    "guess": lambda e, p: f"  Guessy's guess is {e.get('res')}",
+    "challenge": lambda e, p: f"  Guessy challenges board {e.get('board')}" if e.get("board") else "  no challenge",
+}

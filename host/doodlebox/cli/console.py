@@ -173,9 +173,14 @@ def demo(args: argparse.Namespace) -> int:
     from doodlebox.store import Store
 
     game = find_game(args.edition)
-    if game.edition not in _DICE or not game.players[0] <= args.players <= game.players[1]:
-        low, high = game.players
-        raise InputError(f"--players {args.players}: {game.name} is for {low} to {high} players")
+    low, high = game.players
+    if args.edition == "puzzle" and args.players == 8 and args.variant == "behave":
+        high = 7                                   # Baddy, Please Behave: 3 to 7 players (P9)
+    if not low <= args.players <= high:
+        raise InputError(f"--players {args.players}: {game.name}{' (Behave)' if high == 7 else ''} is for {low} "
+                         f"to {high} players")
+    options = {"map": args.map, "rec": args.drawings} if args.edition == "deadly" else {
+        "var": args.variant, "subj": args.subjects}
     db = args.db or paths.data_dir() / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
     vc = start_virtual("cpython" if args.cpython else "vm", args.seed)
     print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
@@ -183,7 +188,7 @@ def demo(args: argparse.Namespace) -> int:
         table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed,
                                    show=lambda e: print(describe(e), flush=True),
                                    on_note=lambda t: print(f"  note: {t}"),
-                                   press_ms=args.press_ms, gap_s=args.gap_ms / 1000)
+                                   press_ms=args.press_ms, gap_s=args.gap_ms / 1000, options=options)
         png = vc.save_panel(Path(db).with_suffix(".png"))
     finally:
         vc.stop()
@@ -204,7 +209,7 @@ def demo(args: argparse.Namespace) -> int:
     return 0 if rp.finished and not rp.violations and console == rp.state.scores() else 1
 
 
-_DICE = ("city", "suzhou", "treasures", "shanghai", "monsters")
+_GAMES = ("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle")   # the lobby's
 
 
 def _log_args(p: argparse.ArgumentParser) -> None:
@@ -237,9 +242,19 @@ def _wav_argument(p: argparse.ArgumentParser, only: str = "") -> None:
 
 
 def _demo_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--edition", default="city", choices=_DICE, help="the game (default city)")
-    p.add_argument("--players", type=int, default=3, help="1 to 5 (2 to 5 in shanghai and monsters)")
+    p.add_argument("--edition", default="city", choices=_GAMES,
+                   help="the game (default city): a dice edition, deadly (Deadly Doodles) or puzzle (Doodle "
+                        "Puzzle: five drawing minutes in real time, so more than five minutes)")
+    p.add_argument("--players", type=int, default=3,
+                   help="1 to 5 (2 to 5 in shanghai and monsters, 1 to 4 in deadly, 3 to 8 in puzzle)")
     p.add_argument("--control", action="store_true", help="More control (5x5 editions)")
+    p.add_argument("--map", choices=("a", "b"), default="a", help="Deadly Doodles: the map side (default a)")
+    p.add_argument("--drawings", choices=("full", "tally"), default="full",
+                   help="Deadly Doodles: every drawing entered (full, default) or each player's counts (tally)")
+    p.add_argument("--variant", choices=("", "behave", "showdown"), default="",
+                   help="Doodle Puzzle: the base game (default), behave or showdown")
+    p.add_argument("--subjects", choices=("standard", "beginner"), default="standard",
+                   help="Doodle Puzzle: the subject cards (default standard)")
     p.add_argument("--db", type=Path, help="SQLite file (default: a new file under the data folder)")
     p.add_argument("--cpython", action="store_true", help="the firmware under CPython, not the MicroPython VM")
     p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")
@@ -250,6 +265,6 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
 COMMANDS = (
     Command("log", "log games from a console (a Pico by USB id, else the virtual console)", log, _log_args),
     Command("sim", "run the virtual console on a pseudo-terminal", sim, _sim_args),
-    Command("demo", "the bot plays a whole game of a dice edition on the virtual console, then the PC scores it",
+    Command("demo", "the bot plays a whole game on the virtual console, then the PC scores it",
             demo, _demo_args),
 )
