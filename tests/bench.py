@@ -35,10 +35,11 @@ def bench_demo_heap(tmp: Path) -> None:
     from doodlebox.bot import PRESS_GAP_S, PRESS_MS, play_on_console
     from doodlebox.virtual.console import BENCH_BOOT, VirtualConsole
 
-    heading("firmware heap in the VM (192K), a 3-player game per edition over pty, pyserial and SQLite")
+    heading("firmware heap in the VM (192K), a 3-player game per game (Doodle Puzzle: 5, its five minutes in real "
+            "time) over pty, pyserial and SQLite")
     print(f"{'edition':10} {'events':>6} {'presses':>7} {'gaps>50ms':>9} {'secs':>5} {'peak live':>10} "
           f"{'of heap':>7} {'peak alloc':>10} {'collections':>11} {'poll p99/max ms':>16}")
-    for k, edition in enumerate(("city", "suzhou", "treasures", "shanghai", "monsters")):
+    for k, edition in enumerate(("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle")):
         vc = VirtualConsole(mode="vm", seed=7 + k, flash_dir=tmp / f"flash-{edition}", boot=BENCH_BOOT).start()
         presses = [0]
         press = vc.press
@@ -50,7 +51,8 @@ def bench_demo_heap(tmp: Path) -> None:
         vc.press = counted  # type: ignore[method-assign]
         t0 = time.monotonic()
         try:
-            _, counts = play_on_console(vc, tmp / f"demo-{edition}.sqlite3", edition, 3, seed=7 + k)
+            _, counts = play_on_console(vc, tmp / f"demo-{edition}.sqlite3", edition, 3 if edition != "puzzle" else 5,
+                                        seed=7 + k)
         finally:
             vc.stop()
         took = time.monotonic() - t0
