@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox.errors import InputError
+from doodlebox.rules.api import CHANCE
 from doodlebox.store import Store, outcome_of
-
-CHANCE = -1
 
 
 def state_text(g: dict) -> str:
