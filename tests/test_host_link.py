@@ -92,6 +92,32 @@ def test_frames_one_read_at_a_time_are_acknowledged_one_by_one(tmp_path):
     assert sent(port) == [("ack", 1, 1), ("ack", 1, 1), ("nak", 1, 2), ("ack", 1, 2)]
 
 
+def test_an_idle_host_says_it_is_still_there(tmp_path, monkeypatch):
+    """The console shows "PC: offline" 5 s after the host's last frame: an idle host repeats its
+    ack of the highest event held (docs/protocol.md, delivery), 0 before the first event."""
+    from doodlebox.link import session
+
+    monkeypatch.setattr(session, "KEEPALIVE", 0.0)
+    port = FakePort()
+    link = HostLink(port, Store(tmp_path / "db.sqlite3"))
+    link.poll()
+    assert sent(port) == []                               # no console known yet: nothing to say
+    port.inbox = hello()
+    link.poll()
+    port.sent.clear()
+    link.poll()
+    assert sent(port) == [("ack", 1, 0)]
+    port.inbox = ev(1) + ev(2)
+    link.poll()
+    port.sent.clear()
+    link.poll()
+    assert sent(port) == [("ack", 1, 2)]
+    monkeypatch.setattr(session, "KEEPALIVE", 3600.0)
+    port.sent.clear()
+    link.poll()
+    assert sent(port) == []                               # only after KEEPALIVE s of silence
+
+
 def test_a_restarted_host_stores_nothing_twice(tmp_path):
     db = tmp_path / "db.sqlite3"
     port = FakePort()

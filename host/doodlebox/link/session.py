@@ -20,6 +20,7 @@ from doodlebox.store import Store, StoreError
 T = TypeVar("T")
 READ_MAX = 65536
 HI_EVERY = 0.5          # s: at most one `hi` this often when the console's state is unknown
+KEEPALIVE = 2.0         # s: with nothing sent for this long, an `ack` of what is held says "still here"
 RETRY_FIRST = 0.05      # s: the first wait when the database is locked or full ...
 RETRY_MAX = 5.0         # ... doubled up to this
 REMIND_EVERY = 60.0     # s: while it lasts, say so again this often
@@ -65,10 +66,12 @@ class HostLink:
         self._versions: set[object] = set()
         self._hi_at = -HI_EVERY
         self.last_ack: dict[int, int] = {}    # boot -> the highest s acknowledged in this session
+        self._sent_at = time.monotonic()      # when a frame last went to the console
 
     def _write(self, frame: bytes) -> None:
         with self._write_lock:
             self.port.write(frame)
+            self._sent_at = time.monotonic()
 
     def send(self, msg: dict) -> None:
         """Send one message to the console (a dict with "t", e.g. frames.score(...)); safe to call
@@ -116,6 +119,7 @@ class HostLink:
         """Read what is waiting and handle it; returns the number of messages handled."""
         data = self._read()
         if not data:
+            self._keepalive()
             return 0
         handled = 0
         for item in self._lines.feed(data):
@@ -138,6 +142,21 @@ class HostLink:
             handled += 1
         self._flush()
         return handled
+
+    def _keepalive(self) -> None:
+        """An idle link: the console counts a PC gone 5 s after its last frame (its panel then
+        says "offline"), so a quiet host repeats its `ack` of the highest event it holds of the
+        console's current boot (0: none yet) every KEEPALIVE s (docs/protocol.md)."""
+        console = self.console
+        if console is None or time.monotonic() - self._sent_at < KEEPALIVE:
+            return
+        s = self.last_ack.get(console.boot)
+        if s is None:
+            try:
+                s = self.store.next_seq(console.uid, console.boot) - 1
+            except StoreError:       # the database is busy: "still here" is said with nothing acked
+                s = 0
+        self._write(frames.encode("ack", boot=console.boot, s=max(0, s)))
 
     def _other_version(self, exc: frames.VersionError, line: bytes) -> None:
         """A frame of another protocol version is ignored (docs/protocol.md); a console that
