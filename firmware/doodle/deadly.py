@@ -476,13 +476,7 @@ class Game:
         same = 0                          # D8: p's own Traps where another player set one too,
         others = 0                        # and every other player's Trap elsewhere
         for i in range(ROOMS):
-            owners = 0
-            mine = 0
-            for q in range(self.players):
-                if self.boards[q][i] & X:
-                    owners += 1
-                    if q == p:
-                        mine = 1
+            owners, mine = self._traps(i, p)
             if owners > 1:
                 same += mine
             elif owners == 1 and not mine:
@@ -609,18 +603,23 @@ class Game:
         """The Traps that hit p if the game ended now (ruling D8)."""
         n = 0
         for i in range(ROOMS):
-            owners = 0
-            mine = 0
-            for q in range(self.players):
-                if self.boards[q][i] & X:
-                    owners += 1
-                    if q == p:
-                        mine = 1
+            owners, mine = self._traps(i, p)
             if owners > 1:
                 n += mine
             elif owners == 1 and not mine and self.boards[p][i] & 15:
                 n += 1
         return n
+
+    def _traps(self, i, p):
+        """(how many players set a Trap in room i, 1 if p is one of them)."""
+        owners = 0
+        mine = 0
+        for q in range(self.players):
+            if self.boards[q][i] & X:
+                owners += 1
+                if q == p:
+                    mine = 1
+        return owners, mine
 
     # -- after a power cut ----------------------------------------------------------------
     def replay(self, ev):

@@ -36,37 +36,52 @@ class BotError(DoodleboxError):
     pass
 
 
-class Table:
-    """`press(name)` presses a console button; `events` is the queue of events the host stores
-    (runner.LinkThread.events). `lobby` is the lobby's choice when the bot comes to it (a dict,
-    as read_lobby gives it), the console's defaults unless told."""
+class Players:
+    """What every table of players shares, whatever the game: `press(name)` presses a console
+    button; `events` is the queue of events the host stores (runner.LinkThread.events: anything
+    with get(timeout=)). `lobby` is the lobby's choice when the bot comes to it (a dict, as
+    read_lobby gives it; a fresh console's unless told), `read(game)` reads it once the lobby
+    shows `game` (choose_lobby). The game's table (Table below, bot_deadly.Table,
+    bot_puzzle.Table) plays on from there."""
 
-    def __init__(self, press: Callable[[str], None], events: queue.Queue[dict], seed: int = 7,
-                 timeout: float = 20.0, show: Callable[[dict], None] = lambda e: None,
-                 lobby: dict | None = None, read: Callable[[str], dict] | None = None):
+    def __init__(self, press: Callable[[str], None], events, seed: int = 7, timeout: float = 20.0,
+                 show: Callable[[dict], None] = lambda e: None, lobby: dict | None = None,
+                 read: Callable[[str], dict] | None = None):
         self.press = press
         self.events = events
         self.rng = random.Random(seed)
         self.timeout = timeout
         self.show = show
         self.lobby = lobby if lobby is not None else dict(DEFAULT_LOBBY)
-        self.read = read                  # reads the lobby once it shows a game (choose_lobby)
+        self.read = read
         self.seen: list[dict] = []
         self.refusals = 0
-        self.state: State | None = None
         self.final: dict | None = None    # the console's end event
-        self._refused = False             # the game's one refused press is made
 
-    # -- events -----------------------------------------------------------------------------
-    def _next_event(self) -> dict:
+    def _next_event(self, timeout: float | None = None) -> dict:
+        t = self.timeout if timeout is None else timeout
         try:
-            e = self.events.get(timeout=self.timeout)
+            e = self.events.get(timeout=t)
         except queue.Empty:
-            raise BotError(f"no event from the console within {self.timeout:g} s") from None
+            raise BotError(f"no event from the console within {t:g} s") from None
         self.seen.append(e)
         self.show(e)
         return e
 
+    def _presses(self, names: list[str]) -> None:
+        for name in names:
+            self.press(name)
+
+
+class Table(Players):
+    """A dice edition's table (Players for the arguments)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.state: State | None = None
+        self._refused = False             # the game's one refused press is made
+
+    # -- events -----------------------------------------------------------------------------
     def _await(self, *kinds: str) -> dict:
         """The next event of one of `kinds`; a refusal or anything else first is an error."""
         e = self._next_event()

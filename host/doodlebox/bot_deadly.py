@@ -16,11 +16,7 @@ back with the engine's rule, the counts must be the engine's, and the console's 
 """
 from __future__ import annotations
 
-import queue
-import random
-from collections.abc import Callable
-
-from doodlebox.bot import BotError, choose_lobby
+from doodlebox.bot import BotError, Players, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import engine as E
@@ -58,40 +54,17 @@ def counts_of(sheet: E.ScoreSheet) -> list[int]:
             sheet.free_entryways, sheet.unused, len(sheet.hits)]
 
 
-class Table:
-    """`press(name)` presses a console button; `events` is the queue of events the host stores
-    (runner.LinkThread.events: anything with get(timeout=)). `lobby` is the lobby's choice when
-    the bot comes to it (bot.lobby_of's dict; a fresh console's unless told), `read(game)` reads
-    it once the lobby shows `game` (bot.read_lobby)."""
+class Table(Players):
+    """Deadly Doodles' table (bot.Players for the arguments)."""
 
-    def __init__(self, press: Callable[[str], None], events, seed: int = 7, timeout: float = 20.0,
-                 show: Callable[[dict], None] = lambda e: None, lobby: dict | None = None,
-                 read: Callable[[str], dict] | None = None):
-        self.press = press
-        self.events = events
-        self.rng = random.Random(seed)
-        self.timeout = timeout
-        self.show = show
-        self.lobby = lobby or {}
-        self.read = read
-        self.seen: list[dict] = []
-        self.refusals = 0
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.state: E.State | None = None
         self.full = True
-        self.final: dict | None = None    # the console's end event
         self.number = 0                   # the game's number (its `game` event)
         self._refused = False
 
     # -- events -----------------------------------------------------------------------------
-    def _next_event(self) -> dict:
-        try:
-            e = self.events.get(timeout=self.timeout)
-        except queue.Empty:
-            raise BotError(f"no event from the console within {self.timeout:g} s") from None
-        self.seen.append(e)
-        self.show(e)
-        return e
-
     def _await(self, kind: str, **want) -> dict:
         """The next event: of `kind`, for this game, with the fields `want`; anything else first is
         an error."""
@@ -102,10 +75,6 @@ class Table:
         if wrong:
             raise BotError(f"the console sent {e}; the rules say {want}")
         return e
-
-    def _presses(self, names: list[str]) -> None:
-        for name in names:
-            self.press(name)
 
     # -- a game -----------------------------------------------------------------------------
     def play_game(self, players: int = 2, map: str = "a", rec: str = "full", refuse_once: bool = True,

@@ -13,12 +13,10 @@ console's final totals (its `end` event) must be the engine's scores.
 """
 from __future__ import annotations
 
-import queue
-import random
 import time
 from collections.abc import Callable
 
-from doodlebox.bot import BotError, choose_lobby
+from doodlebox.bot import BotError, Players, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.puzzle import engine as E
 
@@ -38,55 +36,27 @@ def board_presses(b: int) -> list[str]:
     return ["D0", "ROLL"] if b == 0 else [f"D{b}"]
 
 
-class Table:
-    """`press(name)` presses a console button; `events` is the queue of events the host stores
-    (runner.LinkThread.events: anything with get(timeout=)). `lobby` is the lobby's choice when
-    the bot comes to it (bot.lobby_of's dict; a fresh console's unless told), `read(game)` reads
-    it once the lobby shows `game` (bot.read_lobby). `pause_s`: once a game the bot pauses the
-    drawing minute with MENU for that long (0: never)."""
+class Table(Players):
+    """Doodle Puzzle's table (bot.Players for the first arguments). `wait(s)` lets time pass
+    (a simulated clock in tests); `pause_s`: once a game the bot pauses the drawing minute with
+    MENU for that long (0: never)."""
 
-    def __init__(self, press: Callable[[str], None], events, seed: int = 7, timeout: float = 20.0,
-                 show: Callable[[dict], None] = lambda e: None, lobby: dict | None = None,
-                 read: Callable[[str], dict] | None = None, wait: Callable[[float], None] = time.sleep,
-                 pause_s: float = 0.0):
-        self.press = press
-        self.events = events
-        self.rng = random.Random(seed)
-        self.timeout = timeout
-        self.show = show
-        self.lobby = lobby or {}
-        self.read = read
+    def __init__(self, *args, wait: Callable[[float], None] = time.sleep, pause_s: float = 0.0, **kwargs):
+        super().__init__(*args, **kwargs)
         self.wait = wait
         self.pause_s = pause_s
-        self.seen: list[dict] = []
-        self.refusals = 0
         self.asides = 0
         self.state: E.State | None = None
-        self.final: dict | None = None    # the console's end event
         self.minutes: list[int] = []      # each drawing minute's running time (ms), as the console timed it
         self.number = 0                   # the game's number (its `game` event)
 
     # -- events -----------------------------------------------------------------------------
-    def _next_event(self, timeout: float | None = None) -> dict:
-        t = self.timeout if timeout is None else timeout
-        try:
-            e = self.events.get(timeout=t)
-        except queue.Empty:
-            raise BotError(f"no event from the console within {t:g} s") from None
-        self.seen.append(e)
-        self.show(e)
-        return e
-
     def _await(self, kind: str, timeout: float | None = None, **want) -> dict:
         """The next event: it must be a `kind` with the fields `want`."""
         e = self._next_event(timeout)
         if e.get("k") != kind or any(e.get(k) != v for k, v in want.items()):
             raise BotError(f"the console sent {e}; the rules expected a {kind} with {want}")
         return e
-
-    def _presses(self, names: list[str]) -> None:
-        for name in names:
-            self.press(name)
 
     # -- a game -----------------------------------------------------------------------------
     def play_game(self, players: int = 5, var: str = "", subj: str = "standard", refuse_once: bool = True,
