@@ -176,6 +176,10 @@ def test_records_round_trip(edition, players, variant):
         # and what validate and score print for it
         assert game.table_text(rp) and game.sheets_text(rp)
         assert game.as_json(rp)["valid"] is True
+        again = rp.state.game.new_state()      # the replay's history, played again, is the same game
+        for _, a in rp.state.history:
+            again.apply(a)
+        assert again.scores() == rp.state.scores() and again.is_terminal()
 
 
 def test_the_registry_has_every_game_once_and_agrees_with_the_layouts():

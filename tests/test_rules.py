@@ -247,7 +247,11 @@ def test_a_lower_value_may_be_circled_and_the_record_says_so():  # R10
     item = rp.state.sheets[0].scored[0]
     assert (item.track, item.worth, item.value, item.top) == ("shop", 2, 1, 2)
     assert "shop at [1, 2], 2 houses: circled 1" in report.sheets_text(rp)
-    assert [str(a) for _, a in rp.state.history][-2:] == ["die 1 at [1, 2] EW", "die 2 at [3, 2] NS"]  # one per turn
+    assert [str(a) for _, a in rp.state.history][-3:] == ["die 1 at [1, 2] EW", "circle 1", "die 2 at [3, 2] NS"]
+    again = rp.state.game.new_state()          # the replay's history is the game: played again, the same
+    for _, a in rp.state.history:
+        again.apply(a)
+    assert again.sheets[0].scored == rp.state.sheets[0].scored and again.scores() == rp.state.scores()
     written = record.from_state(rp.state, ["Ann", "Ben"])
     assert written["rounds"][0]["turns"] == [{"die": 1, "at": [1, 2], "piece": "EW", "circle": 1},
                                              {"die": 2, "at": [3, 2], "piece": "NS"}]

@@ -606,9 +606,7 @@ class State(api.State[Action]):
 
     def settle_circle(self, value: int) -> None:
         """Circle `value` (one of circle_choices()) for the drawing just made, and the turn
-        goes on, without a history entry of its own: a record's replay, where the value belongs
-        to its turn (docs/records.md), so that the replay's history keeps one entry per turn.
-        Played on the engine, the same decision is the action circle(value)."""
+        goes on; no history entry: apply(circle(value)) logs the decision, then calls this."""
         pend = self.pending
         assert pend is not None and value in pend.free
         self.pending = None

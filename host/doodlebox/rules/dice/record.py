@@ -237,8 +237,9 @@ def replay(rec: Record, offered: dict[str, list[int]] | None = None) -> Replay:
 def _circle(state: State, rn: int, tn: int, turn: Turn, violations: list[Violation]) -> None:
     """The value circled for the drawing just made, which reaches several (R10): the record's,
     else the highest. A value the drawing may not circle is a violation, and the highest is
-    circled instead so that the rest of the game is still checked. The value is part of its
-    turn: the replay's history holds one entry per roll and per turn."""
+    circled instead so that the rest of the game is still checked. The replay's history holds
+    it as the engine would: a circle(value) after its drawing, so that the history played again
+    on a new state is the same game."""
     choices = state.circle_choices()
     v = choices[0] if turn.circle is None else turn.circle
     if v not in choices:
@@ -249,7 +250,7 @@ def _circle(state: State, rn: int, tn: int, turn: Turn, violations: list[Violati
             violations.append(Violation(rn, p, tn, turn.place, f"{turn.action}, circle {v}", exc.rule, exc.reason,
                                         exc.sentence, exc.legal))
         v = choices[0]
-    state.settle_circle(v)
+    state.apply_unchecked(circle(v))
 
 
 def _no_choice(state: State, rn: int, tn: int, turn: Turn, p: int, violations: list[Violation],
