@@ -154,12 +154,7 @@ class App:
             else:
                 self._tones.append("choose")    # one more question (or a die put back)
             self._sync_taken()
-            if g.over():
-                self._ended()
-            return None
-        if why == "notnow":
-            return why
-        return self._refuse(why, now)
+        return self._pressed(g, why, now)
 
     def _card_button(self, g, name, now):
         """A press in Deadly Doodles or Doodle Puzzle: the game's own flow (it tones itself)."""
@@ -169,6 +164,10 @@ class App:
         if why == "menu":           # MENU means "end the game?" at this step
             self.confirm_end = True
             return None
+        return self._pressed(g, why, now)
+
+    def _pressed(self, g, why, now):
+        """After a press in a game: its end, or its refusal shown and toned ("notnow": ignored)."""
         if why is None:
             if g.over():
                 self._ended()
