@@ -102,9 +102,14 @@ class Command:
 
 
 def wait(driver, condition, timeout: float = 20, what: str = ""):
+    """Until `condition(driver)` holds; an element gone because the page is being loaded again
+    (stale, or not there yet) is looked for again."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition, what)
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+                         ).until(condition, what)
 
 
 def loaded(driver, image) -> bool:
