@@ -124,7 +124,12 @@ def test_the_page_lists_the_games_draws_them_and_takes_names(browser, tmp_path):
     web = Command(tmp_path / "web.log", "web", "--db", str(db), "--port", "0")
     try:
         browser.get(web.url)
-        rows = {r.get_attribute("id"): r.text for r in browser.find_elements(By.CSS_SELECTOR, "#games-table tbody tr")}
+
+        def table_rows(d) -> dict:
+            return {r.get_attribute("id"): r.text for r in d.find_elements(By.CSS_SELECTOR, "#games-table tbody tr")}
+
+        # read again while the document is being replaced (a stale row on a clean checkout's run)
+        rows = wait(browser, lambda d: table_rows(d) or None, what="the games table")
         assert sorted(rows) == ["game-1", "game-2", "game-3"]
         totals = facts["ended"].scores()
         assert "Doodle City" in rows["game-1"] and f"Ann {totals[0]}" in rows["game-1"]
@@ -136,7 +141,9 @@ def test_the_page_lists_the_games_draws_them_and_takes_names(browser, tmp_path):
         wait(browser, lambda d: d.find_element(By.ID, "game").is_displayed(), what="the live game")
         state = facts["playing"]
         assert browser.find_element(By.ID, "game-turn").text == f"P{state.current_player() + 1}"
-        faces = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#game-dice .face")]
+        # the page draws the dice again at every poll (700 ms): a face read during it is stale, read again
+        faces = wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#game-dice .face")] or None,
+                     what="the dice")
         assert faces == [str(facts["roll"]["c"])] + [str(w) for w in facts["roll"]["w"]]
         charts = browser.find_elements(By.CSS_SELECTOR, "img.chart")
         assert len(charts) == 4
