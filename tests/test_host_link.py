@@ -76,7 +76,7 @@ def test_store_then_ack_duplicates_and_gaps(tmp_path):
     link.poll()
     assert sent(port) == [("ack", 1, 2), ("nak", 1, 3)]
     assert [s for _, _, s, _ in store.events()] == [1, 2]
-    assert link.counts == {"stored": 2, "duplicate": 1, "gap": 1, "bad": 1, "noise": 1, "retries": 0}
+    assert link.counts == {"stored": 2, "duplicate": 1, "gap": 1, "bad": 1, "noise": 1, "refused": 0, "retries": 0}
     port.sent.clear()
     port.inbox = ev(3) + ev(4)
     link.poll()
@@ -239,11 +239,17 @@ ISSUE_11 = ["boot of 10**30", "boot of Infinity", "s of 1e400", "g of 10**30", "
             "white dice as a dict", "an event that is a list", "a key twice", "NaN"]
 
 
-@pytest.mark.parametrize("name", ISSUE_11)
+# issue 11's frames whose envelope is whole (checksum, version, boot and s): only their event is wrong
+WHOLE_ENVELOPE = ["g of 10**30", "r of 10**30", "a die of true", "a round as a string", "white dice as a dict",
+                  "an event that is a list", "NaN"]
+
+
+@pytest.mark.parametrize("name", [n for n in ISSUE_11 if n not in WHOLE_ENVELOPE])
 def test_a_frame_that_killed_the_link_thread_is_counted_said_once_and_neither_stored_nor_acked(tmp_path, name):
     """Issue 11: these frames had a correct checksum and ended the link thread silently (or were
     stored wrong: "s": 2.5 as event 2). Now: counted as bad each time, said once with the reason,
-    nothing stored or acknowledged for them, and the next good frame is stored."""
+    nothing stored or acknowledged for them (no one can say which event they are), and the next
+    good frame is stored."""
     line = STRICT[name]["line"].encode()
     store = Store(tmp_path / "db.sqlite3")
     port = FakePort()
@@ -259,6 +265,45 @@ def test_a_frame_that_killed_the_link_thread_is_counted_said_once_and_neither_st
     port.inbox = ev(1, boot=3)
     link.poll()
     assert sent(port) == [("ack", 3, 1)] and [s for _, _, s, _ in store.events()] == [1]
+
+
+def _numbered(line: bytes, s: int) -> bytes:
+    """The frame `line` (event 5 of boot 3) as event `s`, its checksum made again."""
+    body = line[1:line.rindex(b"*")].replace(b'"s":5', b'"s":%d' % s)
+    return b"@" + body + b"*%08x\n" % zlib.crc32(body)
+
+
+@pytest.mark.parametrize("name", WHOLE_ENVELOPE)
+def test_an_event_the_schema_refuses_is_stored_as_refused_and_acknowledged_so_the_next_ones_are_stored(
+        tmp_path, name):
+    """docs/protocol.md, "An event the host refuses": a frame whose checksum, version, boot and s
+    are right is what the console sent, and it would send it again forever, holding back every
+    event after it. The host stores a `refused` event in its place (why, and the frame as sent),
+    acknowledges it, says it once, and stores the events after it; the game it names makes no
+    record and says which event and why."""
+    from doodlebox.console_record import ConsoleLogError, to_record
+
+    line = _numbered(STRICT[name]["line"].encode(), 2)
+    store = Store(tmp_path / "db.sqlite3")
+    port = FakePort()
+    notes = []
+    link = HostLink(port, store, on_note=notes.append)
+    port.inbox = hello(boot=3)
+    link.poll()
+    start = frames.encode("ev", boot=3, s=1, e={"k": "game", "g": 1, "ed": "city", "n": 2, "var": ""})
+    port.inbox = start + line + line + ev(3, boot=3) + ev(4, boot=3)
+    link.poll()
+    assert [(s, e["k"]) for _, _, s, e in store.events()] == [(1, "game"), (2, "refused"), (3, "roll"), (4, "roll")]
+    assert sent(port)[-1] == ("ack", 3, 4) and ("nak", 3, 4) not in sent(port)
+    (_, _, _, refused), = [x for x in store.events() if x[3]["k"] == "refused"]
+    assert refused["why"].startswith(STRICT[name]["reason"]) and refused["frame"] == line.decode().rstrip("\n")
+    assert link.counts["refused"] == 2 and link.counts["stored"] == 4 and link.counts["duplicate"] == 1
+    assert len(notes) == 1 and notes[0].startswith("bad frame: " + STRICT[name]["reason"])
+    if refused.get("g") == 1:        # the game it names: no record, and the event and the reason said
+        with pytest.raises(ConsoleLogError, match=r"event 2 \(refused\): the host refused the console's frame"):
+            to_record(store.game_log(1))
+    else:                            # no game it can belong to: kept in the stream, in none of the games
+        assert "g" not in refused and store.game_log(1).events[-1][0] == 4
 
 
 def test_every_golden_frame_and_every_frame_the_host_sends_pass_the_schema(tmp_path):

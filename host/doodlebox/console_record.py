@@ -101,6 +101,8 @@ def to_record(log: GameLog) -> dict:
         boot, g = origins[n]
         ev = _Event(f"{log.label()}: event {seq}" + (f" of boot {boot}" if boot != log.boot else "") + f" ({kind})",
                     seq, str(kind), e if isinstance(e, dict) else {})
+        if kind == "refused":      # the host stored what it could not take in its place (link/session.py)
+            raise ev.bad(f"the host refused the console's frame ({e.get('why')}): {str(e.get('frame'))[:160]}")
         known = KINDS[game.KIND] if game is not None else EVERY_KIND
         if kind not in known:
             raise ev.bad(f"not an event of {GAME_NAMES[game.KIND] if game else 'any game'} "

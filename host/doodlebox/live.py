@@ -62,6 +62,8 @@ def _describe(event: dict) -> str:
         shown = (": the console's scores " + ", ".join(f"P{i + 1} {t}" for i, t in enumerate(totals))
                  if isinstance(totals, list) else "")
         return f"game over after round {event.get('r')}: {WHY.get(str(event.get('why')), event.get('why'))}{shown}"
+    if k == "refused":
+        return f"  event refused by the host, stored as sent: {event.get('why')}"
     if k == "resume":
         of = event["of"]
         return (f"game {event.get('g')}: game {of[1]} of boot {of[0]} resumed after a power cut, in round "

@@ -15,7 +15,8 @@ from doodlebox.rules.games import find_game
 from doodlebox.store import Store
 
 # the events after which the PC sends its scores
-SCORED = ("game", "end", "resume", "claim", "tree", "trap", "draw", "done", "tally", "guess", "challenge")
+SCORED = ("game", "end", "resume", "claim", "tree", "trap", "draw", "done", "tally", "guess", "challenge",
+          "refused")      # a refused event: the game makes no record, said at once
 
 
 @dataclass

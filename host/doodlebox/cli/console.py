@@ -121,7 +121,9 @@ def _log(args: argparse.Namespace, web) -> int:
             wav_said(vc)
         if link.link is not None:
             n = link.link.counts
-            print(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)")
+            refused = f", {n['refused']} of them an event stored as refused" if n["refused"] else ""
+            print(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)"
+                  + refused)
 
 
 def _printer(link, stop: threading.Event, describe, verdict_lines, verdict_type) -> None:

@@ -21,6 +21,17 @@ class FrameError(InputError, ValueError):
     """A line that is not a usable frame; the message says why."""
 
 
+class EventRefused(FrameError):
+    """An event frame that is whole (its checksum, version, `boot` and `s` are right) but whose
+    event is not one the protocol allows: the console sent it as it is and would send it again
+    until it is acknowledged (docs/protocol.md, "An event the host refuses"). `boot`, `s`, `g`
+    (the game it names, or None) and `line` say which and what."""
+
+    def __init__(self, why: str, boot: int, s: int, g: int | None, line: bytes):
+        super().__init__(why)
+        self.boot, self.s, self.g, self.line = boot, s, g, line
+
+
 class VersionError(FrameError):
     """A frame of another protocol version; `version` is the one it says, `kind` its type."""
 
@@ -102,6 +113,7 @@ def decode(line: bytes) -> dict:
     try:
         msg = _JSON.decode(body.decode("ascii"))
     except _Refused as exc:
+        _event_refused(f"body refused: {exc}", body, line)
         raise FrameError(f"body refused: {exc}") from None
     except (ValueError, RecursionError):
         raise FrameError("body is not JSON") from None
@@ -115,7 +127,42 @@ def decode(line: bytes) -> dict:
     try:
         return schema.check(msg)
     except schema.SchemaError as exc:
+        if msg["t"] == "ev":
+            _event_refused(str(exc), body, line)
         raise FrameError(str(exc)) from None
+
+
+class _Once(dict):
+    """An object of the lenient reading that had a key twice."""
+
+
+def _lenient(pairs: list[tuple[str, object]]) -> dict:
+    out = dict(pairs)
+    return _Once(out) if len(out) != len(pairs) else out
+
+
+_LENIENT = json.JSONDecoder(object_pairs_hook=_lenient, parse_constant=lambda text: None)
+
+
+def _event_refused(why: str, body: bytes, line: bytes) -> None:
+    """EventRefused when `body` (checksum right, printable ASCII) is an event frame of this
+    version whose envelope is right (exactly t, v, boot and s in range, and e), whatever is
+    wrong inside its event; nothing when the envelope itself is not (then no one can say which
+    event it is)."""
+    try:
+        msg = _LENIENT.decode(body.decode("ascii"))
+    except (ValueError, RecursionError):
+        return
+    if type(msg) is not dict or set(msg) != {"t", "v", "boot", "s", "e"} or msg["t"] != "ev":
+        return
+    boot, s, v = msg["boot"], msg["s"], msg["v"]
+    if type(v) is not int or v != VERSION or type(boot) is not int or type(s) is not int:
+        return
+    if not (0 <= boot <= schema.INT32 and 1 <= s <= schema.INT32):
+        return
+    e = msg["e"]
+    g = e.get("g") if isinstance(e, dict) else None
+    raise EventRefused(why, boot, s, g if type(g) is int and 1 <= g <= schema.INT32 else None, line)
 
 
 _PUNCTUATION = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",

@@ -56,7 +56,7 @@ class HostLink:
     stopping: Callable[[], bool] = lambda: False
     console: Console | None = None
     counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0,
-                                                  "retries": 0})
+                                                  "refused": 0, "retries": 0})
 
     def __post_init__(self) -> None:
         self._lines = frames.LineSplitter()
@@ -130,6 +130,11 @@ class HostLink:
                 msg = frames.decode(item)
             except frames.VersionError as exc:
                 self._other_version(exc, item)
+                continue
+            except frames.EventRefused as exc:
+                self._bad(str(exc), item)
+                self.counts["refused"] += 1
+                self._pending.append((exc.boot, exc.s, refused_event(exc)))
                 continue
             except frames.FrameError as exc:
                 self._bad(str(exc), item)
@@ -291,6 +296,17 @@ class HostLink:
                 self.on_note(f"{self.store.path}: the database took the events again after "
                              f"{time.monotonic() - began:.1f} s; {doing}: done")
             return out
+
+
+def refused_event(exc: frames.EventRefused) -> dict:
+    """What is stored in the place of an event the schema refuses (docs/protocol.md, "An event
+    the host refuses"): kind `refused`, why, the frame as the console sent it and, where it named
+    one, its game. Stored and acknowledged like any event, so the console goes on with the next;
+    the game it belongs to then makes no record, and says why."""
+    event: dict = {"k": "refused", "why": str(exc), "frame": exc.line.decode("ascii", "replace")}
+    if exc.g is not None:
+        event["g"] = exc.g
+    return event
 
 
 def version_problem(version: object) -> str:
