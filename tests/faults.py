@@ -503,13 +503,14 @@ def fuzz(n: int, rng: random.Random) -> dict:
     """`n` fuzzed frames fed to the frame decoder, then to the link session (in reads of 1 to 40
     lines, a hello now and then) over a real SQLite store: crashes (anything but a refused frame),
     corrupt events accepted (a frame with a wrong checksum decoded, or an event stored that the
-    schema refuses or that no frame with a right checksum carried)."""
+    schema refuses or that no frame with a right checksum carried; an event stored as `refused`
+    must hold a frame that came with a right checksum, and its reason)."""
     from doodlebox.link import frames, schema
     from doodlebox.link.session import HostLink
     from doodlebox.store import Store
 
     lines = fuzz_lines(n, rng)
-    crashes = corrupt = accepted = 0
+    crashes = corrupt = accepted = refused = 0
     # real events of boot 3, in order, among the fuzzed frames: the session stores as it goes
     events = [e for g in game_events(3, seed=rng.randrange(1000)) for e in g]
     real = [frames.encode("ev", boot=3, s=k, e=e) for k, e in enumerate(events, start=1)]
@@ -551,7 +552,13 @@ def fuzz(n: int, rng: random.Random) -> dict:
                 except Exception:
                     crashes += 1
             i += k
+        sent = {line.rstrip(b"\r\n").decode("ascii", "replace") for line, right in lines if right}
         for _, _, _, e in store.events():
+            if e.get("k") == "refused":     # in the place of an event the schema refuses (docs/protocol.md)
+                refused += 1
+                if e.get("frame") not in sent or not e.get("why"):
+                    corrupt += 1
+                continue
             try:
                 schema.check_event(e)
             except schema.SchemaError:
@@ -564,7 +571,7 @@ def fuzz(n: int, rng: random.Random) -> dict:
         store.close()
         shutil.rmtree(d, ignore_errors=True)
     return {"what": "fuzzed frames", "tried": n, "crashes": crashes, "corrupt events accepted": corrupt,
-            "decoded": accepted, "stored": stored, "bad": link.counts["bad"]}
+            "decoded": accepted, "stored": stored, "refused": refused, "bad": link.counts["bad"]}
 
 
 # -- the console's power cut ------------------------------------------------------------------------
@@ -599,7 +606,8 @@ def line(r: dict) -> str:
     head = f"{r['what']}: {r['tried']:,} tried"
     if "crashes" in r:
         return (f"{head}, crashes {r['crashes']}, corrupt events accepted {r['corrupt events accepted']} "
-                f"({r['decoded']:,} decoded, {r['stored']:,} events stored, {r['bad']:,} bad frames refused)")
+                f"({r['decoded']:,} decoded, {r['stored']:,} events stored, {r['refused']:,} of them as refused, "
+                f"{r['bad']:,} bad frames refused)")
     text = f"{head}, lost {r['lost']}, duplicated {r['duplicated']}"
     notes = [f"{r['events']:,} events"]
     if r.get("wrong"):

@@ -28,6 +28,6 @@ def test_a_fault_line_says_what_went_wrong():
                 {"said": 0}):
         assert faults.failed(dict(ok, **bad)), bad
     fuzz = {"what": "fuzzed frames", "tried": 100_000, "crashes": 0, "corrupt events accepted": 0, "decoded": 9,
-            "stored": 3, "bad": 99_991}
+            "stored": 3, "refused": 1, "bad": 99_991}
     assert faults.line(fuzz).startswith("fuzzed frames: 100,000 tried, crashes 0, corrupt events accepted 0")
     assert faults.failed(dict(fuzz, crashes=1)) and faults.failed(dict(fuzz, **{"corrupt events accepted": 1}))

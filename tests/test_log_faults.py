@@ -226,7 +226,9 @@ _live.describe = describe
 
 def test_the_frames_that_killed_the_link_thread_are_refused_and_the_logger_goes_on(tmp_path, console):
     """Issue 11's inputs, each sent three times by a console over the pty, between good events:
-    each said once, none stored or acknowledged, every good event stored."""
+    each said once, none stored or acknowledged (they say boot 3, which this console has not
+    reached; one of its own boot whose event fails is stored as `refused`: test_host_link.py),
+    every good event stored, and every note a line of its own."""
     from test_host_link import ISSUE_11
 
     bad = [VECTORS_STRICT[name].encode() for name in ISSUE_11 if "hello" not in name]

@@ -15,6 +15,16 @@ from doodlebox.cli.command import Command
 from doodlebox.cli.games import database, db_argument
 from doodlebox.errors import DoodleboxError, InputError
 
+_SAYING = threading.Lock()
+
+
+def say(text: str) -> None:
+    """One whole line on stdout, from any thread (print() writes the text and its newline apart:
+    the link's notes and the printout's events would run into each other)."""
+    with _SAYING:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
 
 def start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: bool = False,
                   selftest: bool = False, wav: Path | None = None):
@@ -81,7 +91,7 @@ def _log(args: argparse.Namespace, web) -> int:
     print(f"store: {db}")
     if hasattr(signal, "SIGXFSZ"):   # a file size limit (ulimit -f): a write error to report, not a kill
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    link = LinkThread(port, db, on_note=lambda t: print(f"  note: {t}", flush=True), handshake_timeout=args.wait,
+    link = LinkThread(port, db, on_note=lambda t: say(f"  note: {t}"), handshake_timeout=args.wait,
                       on_verdict=lambda v: link.events.put(v)).start()   # printed after its event
     if web is not None:
         web.live.link = link
@@ -90,7 +100,7 @@ def _log(args: argparse.Namespace, web) -> int:
             raise DoodleboxError(link.error or "the console did not answer")
         c = link.link.console
         if c is not None:
-            print(f"connected: console {c.uid}, firmware {c.fw}, boot {c.boot}", flush=True)
+            say(f"connected: console {c.uid}, firmware {c.fw}, boot {c.boot}")
         stop = threading.Event()
         printer = threading.Thread(target=_printer, args=(link, stop, describe, verdict_lines, Verdict),
                                    name="printer", daemon=True)
@@ -122,8 +132,8 @@ def _log(args: argparse.Namespace, web) -> int:
         if link.link is not None:
             n = link.link.counts
             refused = f", {n['refused']} of them an event stored as refused" if n["refused"] else ""
-            print(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)"
-                  + refused)
+            say(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)"
+                + refused)
 
 
 def _printer(link, stop: threading.Event, describe, verdict_lines, verdict_type) -> None:
@@ -136,13 +146,13 @@ def _printer(link, stop: threading.Event, describe, verdict_lines, verdict_type)
         try:
             if isinstance(e, verdict_type):
                 for line in verdict_lines(e):
-                    print(f"  {line}", flush=True)
+                    say(f"  {line}")
             else:
-                print(describe(e), flush=True)
+                say(describe(e))
         except BrokenPipeError:
             raise
         except Exception as exc:
-            print(f"  note: an event could not be printed ({exc!r}); it is stored", flush=True)
+            say(f"  note: an event could not be printed ({exc!r}); it is stored")
 
 
 def sim(args: argparse.Namespace) -> int:
@@ -188,8 +198,8 @@ def demo(args: argparse.Namespace) -> int:
     print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
     try:
         table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed,
-                                   show=lambda e: print(describe(e), flush=True),
-                                   on_note=lambda t: print(f"  note: {t}"),
+                                   show=lambda e: say(describe(e)),
+                                   on_note=lambda t: say(f"  note: {t}"),
                                    press_ms=args.press_ms, gap_s=args.gap_ms / 1000, options=options)
         png = vc.save_panel(Path(db).with_suffix(".png"))
     finally:

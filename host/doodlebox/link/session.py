@@ -133,7 +133,6 @@ class HostLink:
                 continue
             except frames.EventRefused as exc:
                 self._bad(str(exc), item)
-                self.counts["refused"] += 1
                 self._pending.append((exc.boot, exc.s, refused_event(exc)))
                 continue
             except frames.FrameError as exc:
@@ -263,6 +262,8 @@ class HostLink:
                 self._write(frames.encode("nak", boot=boot, s=top + 1))
         for (boot, seq, event), r in zip(mine, results):
             if r.status == "stored":
+                if event.get("k") == "refused":
+                    self.counts["refused"] += 1
                 self.on_event(console, boot, seq, event)
 
     def _retrying(self, work: Callable[[], T], doing: str) -> T | None:
