@@ -6,7 +6,10 @@ bot goes on with it to the end. The PC stores every event once, the two parts ar
 and its record validates with the console's own totals."""
 from __future__ import annotations
 
+import contextlib
 import json
+import queue
+import shutil
 import sqlite3
 import time
 
@@ -118,3 +121,60 @@ def test_a_pc_that_attaches_after_twenty_events_gets_them_all_and_the_console_li
         vc.stop()
     assert [e["k"] for e in got[:7]] == ["game"] + ["start"] * 5 + ["roll"]
     assert all(e["k"] in ("refuse", "tree", "roll") for e in got[7:])
+
+
+def _seven_events(vc, db) -> list:
+    """The game, Doodle City's five start roads and round 1's roll, logged by a PC."""
+    link = attach(vc, db)
+    try:
+        read_lobby(vc)
+        for _ in range(7):
+            vc.press("ROLL", PRESS_MS)
+            time.sleep(0.3)
+        got: list = []
+        with contextlib.suppress(queue.Empty):       # (events taken for duplicates never come)
+            while len(got) < 7:
+                got.append(link.events.get(timeout=20))
+        return got
+    finally:
+        time.sleep(0.6)              # the last ack lands
+        link.stop()
+
+
+def test_a_console_whose_flash_was_wiped_is_a_console_of_its_own_and_none_of_its_events_is_lost(tmp_path):
+    """docs/protocol.md, "A wiped flash is a new console": erased, the console counts its boots
+    from 1 again, so its events have the numbers of events the PC holds; without an id of its
+    own they were taken for duplicates, acknowledged and lost. Its flash makes 8 random hex
+    digits once (id.txt): a new uid, every event stored."""
+    flash, db = tmp_path / "flash", tmp_path / "games.sqlite3"
+    uids = []
+    for seed in (1, 2):              # a real Pico seeds from hardware at each power-up
+        vc = VirtualConsole(flash_dir=flash, seed=seed).start()
+        try:
+            got = _seven_events(vc, db)
+        finally:
+            vc.stop()
+        assert [e["k"] for e in got] == ["game"] + ["start"] * 5 + ["roll"]
+        uids.append("d00d1eb000000001" + (flash / "id.txt").read_text())
+        shutil.rmtree(flash)         # the flash erased (the firmware is laid out again)
+    con = sqlite3.connect(db)
+    assert uids[0] != uids[1]
+    assert con.execute("SELECT uid, boot, count(*) FROM events GROUP BY uid, boot ORDER BY min(id)").fetchall() \
+        == [(uids[0], 1, 7), (uids[1], 1, 7)]
+    assert con.execute("SELECT uid FROM games ORDER BY id").fetchall() == [(uids[0],), (uids[1],)]
+
+
+def test_a_console_that_counted_boots_before_it_had_an_id_keeps_the_boards_id(tmp_path):
+    """A console updated from firmware that kept no id.txt: its boot counter goes on, so it keeps
+    the board's id alone and the PC goes on with its numbers."""
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "boot.txt").write_text("4")
+    vc = VirtualConsole(flash_dir=flash).start()
+    try:
+        got = _seven_events(vc, tmp_path / "games.sqlite3")
+    finally:
+        vc.stop()
+    assert got[0]["k"] == "game" and (flash / "id.txt").read_text() == ""
+    con = sqlite3.connect(tmp_path / "games.sqlite3")
+    assert con.execute("SELECT DISTINCT uid, boot FROM events").fetchall() == [("d00d1eb000000001", 5)]

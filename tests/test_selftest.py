@@ -8,6 +8,7 @@ fake clock; one test boots the virtual console (the real MicroPython VM, 192K) w
 from __future__ import annotations
 
 import itertools
+import re
 import sys
 import time
 from pathlib import Path
@@ -81,6 +82,7 @@ class Rig:
 
         if menu_at_boot:
             self.hw.press("MENU")
+        self.tmp = tmp
         self.board = pico.Board(flash=str(tmp) + "/")  # USB: the guest's virtual_usb
         self.selftest_module = selftest
         self.held = selftest.held_at_boot()
@@ -187,7 +189,9 @@ def test_self_test_steps_buttons_and_exit(rig):
     press = frames.pop(3)
     assert press == {"t": "test", "v": link.VERSION, "step": "button", "name": "ROLL", "n": 1}
     start = frames[0]
-    assert start["fw"] == FW_VERSION and start["uid"] == "d00d1eb000000001" and start["boot"] == 1
+    # a new flash: the board's unique id, then the 8 random hex digits the console made (id.txt)
+    assert start["fw"] == FW_VERSION and re.fullmatch("d00d1eb000000001[0-9a-f]{8}", start["uid"])
+    assert start["uid"][16:] == (rig.tmp / "id.txt").read_text() and start["boot"] == 1
     assert start["pips"] == 49 and start["level"] == LEVEL
     assert [f["die"] for f in frames[1:8]] == list(range(7))
     assert frames[8]["hz"] == SCALE_HZ and frames[8]["ms"] == 8 * 120 + 20

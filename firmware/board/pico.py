@@ -30,6 +30,25 @@ def next_boot(flash):
     return boot
 
 
+def console_id(flash, chip):
+    """The console's id on the link: the chip's unique id (hex), then, on a flash that began
+    with no boot counter (a new or wiped console), 8 random hex digits made once and kept in
+    id.txt. A wiped flash counts its boots from 1 again; with its own id none of its events is
+    taken for one the PC already holds (docs/protocol.md). A console that had a boot counter
+    before id.txt existed keeps the chip's id alone."""
+    text = flash.load("id.txt")
+    if text is None:
+        text = ""
+        if flash.load("boot.txt") is None:
+            text = "%04x%04x" % (random.getrandbits(16), random.getrandbits(16))
+            random.seed()  # the dice go on from a hardware seed, not from what made the id
+        flash.save("id.txt", text)
+    text = text.strip()
+    if len(text) == 8 and not text.strip("0123456789abcdef"):
+        return chip + text
+    return chip
+
+
 def rand(n):
     """0..n-1 from the hardware-seeded generator."""
     return random.getrandbits(16) % n if n & (n - 1) else random.getrandbits(16) & (n - 1)
@@ -52,8 +71,8 @@ class Board:
         if usb is None and virtual_usb is not None:
             usb = virtual_usb.stream()
         self.usb = Usb(usb)
-        self.uid = binascii.hexlify(machine.unique_id()).decode()
         self.flash = Flash(flash)
+        self.uid = console_id(self.flash, binascii.hexlify(machine.unique_id()).decode())
         self.boot = next_boot(self.flash)
         self.rand = rand
 

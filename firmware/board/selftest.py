@@ -244,8 +244,9 @@ class SelfTest:
         board = self.board
         fb.text("doodlebox self-test", TEXT_X, 8, 0)
         fb.text("fw " + FW_VERSION, TEXT_X, 20, 0)
-        fb.text("uid " + board.uid, TEXT_X, 32, 0)
-        fb.text("boot %d" % board.boot, TEXT_X, 44, 0)
+        uid = board.uid  # the chip's 16 digits, and under them the flash's 8 (board/pico.py)
+        fb.text("uid " + uid[:16], TEXT_X, 32, 0)
+        fb.text(("    " + uid[16:] + " " if len(uid) > 16 else "") + "boot %d" % board.boot, TEXT_X, 44, 0)
         fb.text("press every button;", TEXT_X, 96, 0)
         fb.text("hold MENU 2 s to play", TEXT_X, 108, 0)
         self.draw_button("-")
