@@ -81,6 +81,19 @@ def test_each_die_of_each_console_is_counted_and_tested(tmp_path):
     assert t.p == pytest.approx(chi2_sf(t.chi2, 5)) and not t.enough
 
 
+def test_a_console_whose_flash_was_wiped_rolls_the_same_dice(tmp_path):
+    """docs/protocol.md: a wiped flash adds 8 hex digits of its own to the board's id; the dice
+    are the board's, counted together (docs/stored-games.md)."""
+    store = Store(tmp_path / "g.sqlite3")
+    board = "d00d1eb000000001"
+    _store_dice(store, board, [(6, [1, 2, 3])])
+    _store_dice(store, board + "0badf00d", [(6, [1, 2, 3])])
+    _store_dice(store, "d00d1eb000000002" + "0badf00d", [(1, [1, 1, 1])])
+    tests = {(t.console, t.die): t for t in stats.dice_tests(store)}
+    assert sorted({c for c, _ in tests}) == [board, "d00d1eb000000002"]
+    assert tests[(board, "column")].counts == [2, 2, 2, 2, 2, 2] and tests[(board, "white 3")].rolls == 2
+
+
 def test_a_loaded_die_is_found_and_fair_ones_are_not(tmp_path):
     rng = random.Random(12)
     store = Store(tmp_path / "g.sqlite3")

@@ -159,13 +159,23 @@ def collect(store: Store) -> Stats:
     return st
 
 
+BOARD_ID = 16      # hex digits of a Pico's unique id, which begins a console's uid (docs/protocol.md)
+
+
+def board_of(uid: str) -> str:
+    """The board a console's uid names: its unique id, without the 8 digits a wiped flash adds
+    (the same dice before and after)."""
+    return uid[:BOARD_ID]
+
+
 def dice_tests(store: Store) -> list[DieTest]:
-    """A chi-square per die per console over every `start` and `roll` event stored."""
+    """A chi-square per die per console (its board: a wiped flash is the same dice) over every
+    `start` and `roll` event stored."""
     counts: dict[tuple[str, str], list[int]] = {}
 
     def count(uid: str, die: str, face: Any) -> None:
         if type(face) is int and 1 <= face <= FACES:
-            counts.setdefault((uid, die), [0] * FACES)[face - 1] += 1
+            counts.setdefault((board_of(uid), die), [0] * FACES)[face - 1] += 1
 
     for uid, _, _, e in store.events_of_kind("start", "roll"):
         if e.get("k") == "start":
