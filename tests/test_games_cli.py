@@ -176,6 +176,26 @@ def test_a_record_that_breaks_the_rules_is_refused_or_stored_with_its_violations
     assert doodlebox("validate", str(x)).returncode == 1
 
 
+def test_show_numbers_the_rounds_as_the_record_does_when_a_deal_is_void(tmp_path):
+    """Doodle Puzzle: a round whose deal the rulebook does not allow is void and never dealt
+    (ruling P11); `show` numbered the rounds by the deals the engine took, so every round after
+    it was shown under the number before its own, beside violations that name the record's."""
+    db = tmp_path / "g.sqlite3"
+    bad = GOLDEN / "puzzle-violations.json"
+    rp, _ = replay_file(bad)
+    ok(doodlebox("import", str(bad), "--with-violations", "--db", str(db)))
+    shown = ok(doodlebox("show", "1", "--db", str(db)))
+    rounds = [line for line in shown.splitlines() if line.startswith("  round ")]
+    assert rounds[0] == "  round 1: void, not dealt (a deal the rulebook does not allow)"
+    record = json.loads(bad.read_text())["rounds"]
+    names = json.loads(bad.read_text())["players"]
+    for line, number in zip(rounds[1:], range(2, 6)):        # each round with the record's deal
+        roles = ", ".join(f"{n} {r}" for n, r in zip(names, record[number - 1]["roles"]))
+        assert line.startswith(f"  round {number}: roles {roles};"), line
+    totals = ", ".join(f"{n} {t}" for n, t in zip(names, rp.state.scores()))
+    assert len(rounds) == 5 and rounds[-1].endswith(f"| totals {totals}")
+
+
 def test_records_that_cannot_be_read_are_one_line_and_exit_2_and_nothing_is_stored(tmp_path):
     db = tmp_path / "g.sqlite3"
     broken = tmp_path / "broken.json"

@@ -106,15 +106,33 @@ def round_lines(data: dict, rp: Any) -> list[str]:
     out = []
     if setup:
         out.append("setup: " + ", ".join(str(a) for a in setup))
-    totals = _totals_by_round(data, len(rounds))
-    for k, actions in enumerate(rounds):
-        text = f"round {k + 1}: " + _round_text(actions, names, str(data.get("edition")),
-                                                 getattr(rp.record, "deck", None))
-        after = totals[k] if k < len(totals) else None
+    numbers, unplayed = _round_numbers(data, rp, len(rounds))
+    totals = _totals_by_round(data, max(numbers + list(unplayed), default=0))
+    lines = dict(unplayed)
+    for number, actions in zip(numbers, rounds):
+        text = f"round {number}: " + _round_text(actions, names, str(data.get("edition")),
+                                                  getattr(rp.record, "deck", None))
+        after = totals[number - 1] if number <= len(totals) else None
         if after is not None:
             text += "  | totals " + ", ".join(f"{n} {t}" for n, t in zip(names, after))
-        out.append(text)
-    return out
+        lines[number] = text
+    return out + [lines[n] for n in sorted(lines)]
+
+
+def _round_numbers(data: dict, rp: Any, played: int) -> tuple[list[int], dict[int, str]]:
+    """The record's number of each round the engine's history holds, and a line for each round
+    it does not: a Doodle Puzzle round whose deal the rulebook does not allow is void and never
+    dealt (ruling P11), so the rounds after it are not the history's 2nd, 3rd, ... deal."""
+    results = getattr(rp.state, "results", None)
+    if data.get("edition") != "puzzle" or results is None:
+        return list(range(1, played + 1)), {}
+    dealt = [r.round for r in results if r.roles]
+    unplayed = {r.round: f"round {r.round}: void, not dealt ({r.void})" for r in results if not r.roles}
+    after = max([r.round for r in results], default=0)
+    while len(dealt) < played:          # the round being played has no result yet
+        after += 1
+        dealt.append(after)
+    return dealt[:played], unplayed
 
 
 def _round_text(actions: list[tuple[int, Any]], names: list[str], edition: str, deck: Any = None) -> str:
