@@ -41,7 +41,10 @@ def console_id(flash, chip):
         text = ""
         if flash.load("boot.txt") is None:
             text = "%04x%04x" % (random.getrandbits(16), random.getrandbits(16))
-            random.seed()  # the dice go on from a hardware seed, not from what made the id
+            try:
+                random.seed()  # the dice go on from a hardware seed, not from what made the id
+            except ValueError:  # a port with no hardware seed: they go on from the same generator
+                pass
         flash.save("id.txt", text)
     text = text.strip()
     if len(text) == 8 and not text.strip("0123456789abcdef"):
