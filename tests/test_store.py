@@ -50,7 +50,7 @@ def test_a_version_1_file_is_upgraded_in_place(tmp_path):
 
 
 def test_an_upgrade_that_fails_leaves_the_version_1_file_as_it_was(tmp_path, monkeypatch):
-    from doodlebox import store as store_module
+    from doodlebox.store import schema as store_module
 
     db = tmp_path / "old.sqlite3"
     shutil.copy(V1, db)
@@ -246,7 +246,7 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path):
 
 
 def test_an_upgrade_from_version_2_that_fails_leaves_the_file_as_it_was(tmp_path, monkeypatch):
-    from doodlebox import store as store_module
+    from doodlebox.store import schema as store_module
 
     db = tmp_path / "old.sqlite3"
     shutil.copy(V2, db)

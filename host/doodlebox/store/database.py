@@ -1,275 +1,23 @@
-"""SQLite store: every console event, committed before it is acknowledged; games derived.
-
-Schema version 3 (PRAGMA user_version; a version 1 or 2 file is upgraded when opened). `(uid,
-boot, seq)` identifies an event; the store only appends the next expected event of each (uid,
-boot) stream (docs/protocol.md). Each game has a state: `playing`, `ended` (with the end's
-reason), `resumed` (another game, of a later boot, goes on with it: `continued_by`, and that
-game's `continues`), `abandoned` (the console began a game in a later boot while it was
-playing) or `imported` (a record typed from a game played on paper: `doodlebox import`).
-
-Version 3 (docs/stored-games.md): `players` holds the names given to a game's seats
-(set_names, names), `imported` the records of imported games (their game row has no console:
-uid "", boot 0). record() is any game as a doodlebox-record/1 with its names; games() carries
-each game's names, totals and winners, from the PC's replay of that record (computed on read).
-
-Every SQLite failure is a StoreError naming the file and the cause (`cause`: locked, full,
-readonly, notadb, newer, cantopen, io); `transient` says whether waiting may cure it.
-"""
+"""The Store: one SQLite file opened (created or upgraded: store/schema.py), events appended as
+the link takes them (hello, append_many: the next expected of each stream, in one
+transaction), games derived from them, and what is read back: the games, one game's log
+(GameLog), its record with its names, the PC's outcome of it, imported records."""
 from __future__ import annotations
 
 import json
 import os
-import resource
-import shutil
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.errors import InputError
+from doodlebox.store.errors import CORRUPT, NOTADB, StoreError, problem
+from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
+from doodlebox.store.outcome import Outcome, outcome_of
+from doodlebox.store.schema import IMPORTED, SCHEMA_VERSION, check, upgrade
 
-SCHEMA_VERSION = 3
-STATES = ("playing", "ended", "resumed", "abandoned", "imported")
-IMPORTED = ""        # the uid of an imported game's row (a console's uid is never empty)
-
-_TABLES = """
-CREATE TABLE IF NOT EXISTS consoles (
-    uid TEXT PRIMARY KEY, fw TEXT, first_seen REAL NOT NULL, last_seen REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS streams (
-    uid TEXT NOT NULL, boot INTEGER NOT NULL, next_seq INTEGER NOT NULL,
-    PRIMARY KEY (uid, boot));
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY, uid TEXT NOT NULL, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
-    game INTEGER, kind TEXT NOT NULL, body TEXT NOT NULL, received REAL NOT NULL,
-    UNIQUE (uid, boot, seq));
-CREATE TABLE IF NOT EXISTS gaps (
-    uid TEXT NOT NULL, boot INTEGER NOT NULL, from_seq INTEGER NOT NULL, to_seq INTEGER NOT NULL,
-    noted REAL NOT NULL);
-"""
-_GAMES_V1 = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY, uid TEXT NOT NULL, boot INTEGER NOT NULL, g INTEGER NOT NULL,
-    edition TEXT, players INTEGER, variant TEXT, started REAL, ended REAL, end_reason TEXT,
-    rounds INTEGER NOT NULL DEFAULT 0, events INTEGER NOT NULL DEFAULT 0,
-    UNIQUE (uid, boot, g));
-"""
-# version 2: the game's state, and a resumed game's link both ways (the resume event's `of`, `at`)
-_GAMES_V2 = [
-    "ALTER TABLE games ADD COLUMN state TEXT NOT NULL DEFAULT 'playing'",
-    "ALTER TABLE games ADD COLUMN continues INTEGER",
-    "ALTER TABLE games ADD COLUMN continued_by INTEGER",
-    "ALTER TABLE games ADD COLUMN of_boot INTEGER",
-    "ALTER TABLE games ADD COLUMN of_g INTEGER",
-    "ALTER TABLE games ADD COLUMN resume_at INTEGER",
-    "CREATE INDEX IF NOT EXISTS events_of_game ON events (uid, boot, game, seq)",
-    "UPDATE games SET state = 'ended' WHERE end_reason IS NOT NULL",
-    # a version 1 host knew no resume: a game left playing when its console began one in a
-    # later boot was abandoned
-    "UPDATE games SET state = 'abandoned', ended = COALESCE(ended, :now) WHERE state = 'playing' AND EXISTS "
-    "(SELECT 1 FROM games AS later WHERE later.uid = games.uid AND later.boot > games.boot)",
-]
-# version 3: the names of a game's seats, and the records of games played on paper
-_TABLES_V3 = """
-CREATE TABLE IF NOT EXISTS players (
-    game INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (game, seat));
-CREATE TABLE IF NOT EXISTS imported (
-    game INTEGER PRIMARY KEY REFERENCES games(id), record TEXT NOT NULL, violations INTEGER NOT NULL,
-    source TEXT NOT NULL);
-"""
-OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported"}
 NAME_LENGTH = 24     # at most, in characters (the sheets and the panel have room for it)
-
-# SQLite's primary result codes (https://sqlite.org/rescode.html)
-_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB, _PERM = 5, 6, 8, 10, 11, 13, 14, 26, 3
-_BY_TEXT = (("locked", _BUSY), ("is full", _FULL), ("readonly", _READONLY), ("disk I/O", _IOERR),
-            ("not a database", _NOTADB), ("malformed", _CORRUPT), ("unable to open", _CANTOPEN))
-
-
-class StoreError(DoodleboxError):
-    """One line: the database file and what is wrong with it."""
-
-    def __init__(self, text: str, cause: str = "other"):
-        super().__init__(text)
-        self.cause = cause
-
-    @property
-    def transient(self) -> bool:
-        """Waiting may cure it (another program lets go of the lock, room is made on the disk)."""
-        return self.cause in ("locked", "full")
-
-
-def problem(path: Path, exc: BaseException, doing: str = "") -> StoreError:
-    """The StoreError for an sqlite3 (or OS) error on the database `path`: locked, full,
-    read-only, not a database, ... told apart by SQLite's result code."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    text = str(exc)
-    primary: int | None = code & 0xFF if isinstance(code, int) else None
-    if primary is None:   # an sqlite3 without error codes: its message
-        primary = next((c for words, c in _BY_TEXT if words in text), None)
-    what = f" while {doing}" if doing else ""
-    if primary in (_BUSY, _LOCKED):
-        return StoreError(f"{path}: the database is locked by another program{what} ({text})", "locked")
-    if primary == _FULL:
-        return StoreError(f"{path}: {_full_cause(path)}{what} ({text})", "full")
-    if primary == _IOERR:
-        cause = _full_cause(path, None)
-        if cause:
-            return StoreError(f"{path}: {cause}{what} ({text})", "full")
-        return StoreError(f"{path}: the disk failed to read or write it{what} ({text})", "io")
-    if primary in (_READONLY, _PERM) or isinstance(exc, PermissionError):
-        return StoreError(f"{path}: read-only: {_readonly_cause(path)}{what} ({text})", "readonly")
-    if primary == _CANTOPEN:
-        if not _writable_folder(path):
-            return StoreError(f"{path}: read-only: {_readonly_cause(path)}{what} ({text})", "readonly")
-        return StoreError(f"{path}: cannot be opened{what} ({text})", "cantopen")
-    if primary in (_NOTADB, _CORRUPT):
-        return StoreError(f"{path}: not a doodlebox database ({text})", "notadb")
-    if isinstance(exc, OSError):
-        return StoreError(f"{path}: {exc.strerror or exc}{what}", "cantopen")
-    return StoreError(f"{path}: {text}{what}", "other")
-
-
-def _full_cause(path: Path, default: str | None = "the disk or the database is full") -> str | None:
-    """Why a write had no room: no space left on the disk, or the file size limit (ulimit -f)."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
-    if soft != resource.RLIM_INFINITY:
-        biggest = max((_size(Path(f"{path}{tail}")) for tail in ("", "-wal", "-journal")), default=0)
-        if biggest + 65536 >= soft:
-            return f"full: the file size limit of this process (ulimit -f, {soft} bytes) is reached"
-    try:
-        free = shutil.disk_usage(path.parent).free
-    except OSError:
-        return default
-    if free < 1 << 20:
-        return f"full: {free} bytes left on the disk"
-    return default
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _writable_folder(path: Path) -> bool:
-    return os.access(path.parent if path.parent.exists() else path.parent.parent, os.W_OK)
-
-
-def _readonly_cause(path: Path) -> str:
-    for f in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        if f.exists() and not os.access(f, os.W_OK):
-            return f"this user may not write {f}"
-    if not _writable_folder(path):
-        return f"this user may not write its folder {path.parent} (SQLite keeps files next to it)"
-    return "SQLite may not write it (a read-only disk?)"
-
-
-@dataclass(frozen=True)
-class GameLog:
-    """One stored game and its events in the order the console numbered them: (seq, event).
-
-    A game that resumes another (docs/protocol.md, `resume`) is one game: `events` are the
-    earlier game's up to the resume's `at`, then this one's from its `resume`; `parts` says
-    where each part came from: (boot, g, how many events), oldest first."""
-
-    id: int
-    uid: str
-    boot: int
-    g: int
-    events: list[tuple[int, dict]]
-    parts: tuple[tuple[int, int, int], ...] = ()
-    state: str = "playing"
-
-    def label(self) -> str:
-        """How a person finds it again: "game 3 (console c0ffee boot 2)" (`doodlebox games`)."""
-        resumed = "".join(f", resumed from boot {b} game {g}" for b, g, _ in self.parts[:-1])
-        return f"game {self.id} (console {self.uid} boot {self.boot}{resumed})"
-
-    def upto(self, boot: int, seq: int) -> GameLog:
-        """The game as it stood after event `seq` of `boot` (the events after it left out)."""
-        keep = [k for k, ((b, _), (s, _)) in enumerate(zip(self.origins(), self.events))
-                if b < boot or (b == boot and s <= seq)]
-        if len(keep) == len(self.events):
-            return self
-        events = [self.events[k] for k in keep]
-        parts = []
-        left = len(events)
-        for b, g, n in self.parts:
-            parts.append((b, g, min(n, left)))
-            left -= min(n, left)
-        return GameLog(self.id, self.uid, self.boot, self.g, events, tuple(p for p in parts if p[2]), self.state)
-
-    def origins(self) -> list[tuple[int, int]]:
-        """(boot, g) of each event."""
-        if not self.parts:
-            return [(self.boot, self.g)] * len(self.events)
-        return [(b, g) for b, g, n in self.parts for _ in range(n)]
-
-
-@dataclass(frozen=True)
-class Stored:
-    """What append() did: 'stored', 'duplicate' or 'gap'; `ack` is the highest seq held."""
-
-    status: str
-    ack: int
-
-
-@dataclass(frozen=True)
-class Gap:
-    """Events of a boot the console no longer holds and this store never got."""
-
-    boot: int
-    first: int
-    last: int
-
-
-@dataclass
-class Hello:
-    """What a hello told the store: gaps recorded, and boots the console numbers below what the
-    store holds (its journal lost them, or another console has its id)."""
-
-    gaps: list[Gap] = field(default_factory=list)
-    behind: list[tuple[int, int, int]] = field(default_factory=list)   # (boot, console's next, store's next)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the PC's replay of a game's record says (games(), games_view): `totals` per seat
-    (None when the game has no record: `error` says why, e.g. a log that cannot become one),
-    the `winners`' seats (none before the rules say the game is over, and none in a solo game),
-    `finished`, how many `violations`; a solo dice game's `rank` and `achievements`, a Behave
-    game's `verdict` (Doodle Puzzle's shared scorecard)."""
-
-    totals: list[int] | None
-    winners: list[int] = field(default_factory=list)
-    finished: bool = False
-    violations: int = 0
-    rank: str = ""
-    achievements: tuple[str, ...] = ()
-    verdict: str = ""
-    error: str = ""
-
-
-def outcome_of(data: dict, source: str) -> Outcome:
-    """Replay a record (of any game: rules/games.py) and say how it stands."""
-    from doodlebox.rules.games import read_record
-
-    try:
-        rec, game = read_record(data, source)
-    except DoodleboxError as exc:
-        return Outcome(None, error=str(exc))
-    rp = game.replay(rec)
-    res = rp.state.result()
-    report = game.as_json(rp)
-    solo = len(rec.players) == 1
-    sheets = report.get("sheets") or [{}]
-    return Outcome(totals=list(res.totals), winners=list(res.winners) if rp.finished and not solo else [],
-                   finished=bool(rp.finished), violations=len(rp.violations),
-                   rank=(sheets[0].get("rank") or "") if solo else "",
-                   achievements=tuple(sheets[0].get("achievements") or ()) if solo else (),
-                   verdict=(report.get("shared") or {}).get("verdict") or "")
 
 
 class NoGame(InputError):
@@ -303,11 +51,11 @@ class Store:
             db = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            self._check(version, tables)
+            check(path, version, tables)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             if version < SCHEMA_VERSION:
-                self._upgrade(db, version, tables)
+                upgrade(db, version, tables)
         except sqlite3.Error as exc:
             if db is not None:
                 db.close()
@@ -342,7 +90,7 @@ class Store:
                 db = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=timeout, isolation_level=None)
                 tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
                 version = db.execute("PRAGMA user_version").fetchone()[0]
-                self._check(version, tables)
+                check(path, version, tables)
                 if version < SCHEMA_VERSION:
                     raise StoreError(f"{path}: schema version {version}: `doodlebox log` upgrades it to "
                                      f"{SCHEMA_VERSION} (it needs to write the file)", "old")
@@ -351,7 +99,7 @@ class Store:
                 if db is not None:
                     db.close()
                 last = exc
-                if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (_NOTADB, _CORRUPT):
+                if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (NOTADB, CORRUPT):
                     break
             except StoreError:
                 if db is not None:
@@ -359,37 +107,6 @@ class Store:
                 raise
         assert last is not None
         raise problem(path, last, "opening it") from None
-
-    def _check(self, version: int, tables: set[str]) -> None:
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema version {version} is newer than this doodlebox "
-                             f"({SCHEMA_VERSION}): update doodlebox", "newer")
-        others = tables - OURS
-        if others and not version:
-            raise StoreError(f"{self.path}: not a doodlebox database (it has the tables "
-                             f"{', '.join(sorted(others)[:5])})", "notadb")
-
-    def _upgrade(self, db: sqlite3.Connection, version: int, tables: set[str]) -> None:
-        """A new file gets every table; a version 1 file its version 2 columns, a version 2 file
-        the version 3 tables, in one transaction."""
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            for statement in _TABLES.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            if "games" not in tables or version < 2:
-                db.execute(_GAMES_V1)
-                for statement in _GAMES_V2:
-                    db.execute(statement, {"now": time.time()} if ":now" in statement else {})
-            for statement in _TABLES_V3.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
 
     def close(self) -> None:
         self.db.close()

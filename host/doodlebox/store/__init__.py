@@ -1,0 +1,29 @@
+"""The SQLite store: every console event, committed before it is acknowledged; games derived.
+
+Schema version 3 (PRAGMA user_version; a version 1 or 2 file is upgraded when opened). `(uid,
+boot, seq)` identifies an event; the store only appends the next expected event of each (uid,
+boot) stream (docs/protocol.md). Each game has a state: `playing`, `ended` (with the end's
+reason), `resumed` (another game, of a later boot, goes on with it: `continued_by`, and that
+game's `continues`), `abandoned` (the console began a game in a later boot while it was
+playing) or `imported` (a record typed from a game played on paper: `doodlebox import`).
+
+Version 3 (docs/stored-games.md): `players` holds the names given to a game's seats
+(set_names, names), `imported` the records of imported games (their game row has no console:
+uid "", boot 0). record() is any game as a doodlebox-record/1 with its names; games() carries
+each game's names, totals and winners, from the PC's replay of that record (computed on read).
+
+Every SQLite failure is a StoreError naming the file and the cause (`cause`: locked, full,
+readonly, notadb, newer, cantopen, io); `transient` says whether waiting may cure it.
+
+The package: `database.py` the Store, `schema.py` the tables and their upgrade, `errors.py`
+StoreError and SQLite's faults told apart, `gamelog.py` what the store hands out (GameLog,
+Stored, Hello, Gap), `outcome.py` what the PC's replay of a stored record says.
+"""
+from doodlebox.store.database import NAME_LENGTH, BadNames, NoGame, Store
+from doodlebox.store.errors import StoreError, problem
+from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
+from doodlebox.store.outcome import Outcome, outcome_of
+from doodlebox.store.schema import IMPORTED, SCHEMA_VERSION, STATES
+
+__all__ = ["IMPORTED", "NAME_LENGTH", "SCHEMA_VERSION", "STATES", "BadNames", "GameLog", "Gap", "Hello", "NoGame",
+           "Outcome", "Store", "StoreError", "Stored", "outcome_of", "problem"]

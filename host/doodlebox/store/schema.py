@@ -1,0 +1,94 @@
+"""The database's tables, schema version 3 (PRAGMA user_version), and the upgrade of a new,
+version 1 or version 2 file to it in one transaction (docs/stored-games.md)."""
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from doodlebox.store.errors import StoreError
+
+SCHEMA_VERSION = 3
+STATES = ("playing", "ended", "resumed", "abandoned", "imported")
+IMPORTED = ""        # the uid of an imported game's row (a console's uid is never empty)
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS consoles (
+    uid TEXT PRIMARY KEY, fw TEXT, first_seen REAL NOT NULL, last_seen REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS streams (
+    uid TEXT NOT NULL, boot INTEGER NOT NULL, next_seq INTEGER NOT NULL,
+    PRIMARY KEY (uid, boot));
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY, uid TEXT NOT NULL, boot INTEGER NOT NULL, seq INTEGER NOT NULL,
+    game INTEGER, kind TEXT NOT NULL, body TEXT NOT NULL, received REAL NOT NULL,
+    UNIQUE (uid, boot, seq));
+CREATE TABLE IF NOT EXISTS gaps (
+    uid TEXT NOT NULL, boot INTEGER NOT NULL, from_seq INTEGER NOT NULL, to_seq INTEGER NOT NULL,
+    noted REAL NOT NULL);
+"""
+_GAMES_V1 = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY, uid TEXT NOT NULL, boot INTEGER NOT NULL, g INTEGER NOT NULL,
+    edition TEXT, players INTEGER, variant TEXT, started REAL, ended REAL, end_reason TEXT,
+    rounds INTEGER NOT NULL DEFAULT 0, events INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (uid, boot, g));
+"""
+# version 2: the game's state, and a resumed game's link both ways (the resume event's `of`, `at`)
+_GAMES_V2 = [
+    "ALTER TABLE games ADD COLUMN state TEXT NOT NULL DEFAULT 'playing'",
+    "ALTER TABLE games ADD COLUMN continues INTEGER",
+    "ALTER TABLE games ADD COLUMN continued_by INTEGER",
+    "ALTER TABLE games ADD COLUMN of_boot INTEGER",
+    "ALTER TABLE games ADD COLUMN of_g INTEGER",
+    "ALTER TABLE games ADD COLUMN resume_at INTEGER",
+    "CREATE INDEX IF NOT EXISTS events_of_game ON events (uid, boot, game, seq)",
+    "UPDATE games SET state = 'ended' WHERE end_reason IS NOT NULL",
+    # a version 1 host knew no resume: a game left playing when its console began one in a
+    # later boot was abandoned
+    "UPDATE games SET state = 'abandoned', ended = COALESCE(ended, :now) WHERE state = 'playing' AND EXISTS "
+    "(SELECT 1 FROM games AS later WHERE later.uid = games.uid AND later.boot > games.boot)",
+]
+# version 3: the names of a game's seats, and the records of games played on paper
+_TABLES_V3 = """
+CREATE TABLE IF NOT EXISTS players (
+    game INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (game, seat));
+CREATE TABLE IF NOT EXISTS imported (
+    game INTEGER PRIMARY KEY REFERENCES games(id), record TEXT NOT NULL, violations INTEGER NOT NULL,
+    source TEXT NOT NULL);
+"""
+OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported"}
+
+
+def check(path: Path, version: int, tables: set[str]) -> None:
+    """StoreError for a file this doodlebox cannot take: a newer schema, or another program's
+    tables in a file with no version."""
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{path}: schema version {version} is newer than this doodlebox "
+                         f"({SCHEMA_VERSION}): update doodlebox", "newer")
+    others = tables - OURS
+    if others and not version:
+        raise StoreError(f"{path}: not a doodlebox database (it has the tables "
+                         f"{', '.join(sorted(others)[:5])})", "notadb")
+
+
+def upgrade(db: sqlite3.Connection, version: int, tables: set[str]) -> None:
+    """A new file gets every table; a version 1 file its version 2 columns, a version 2 file
+    the version 3 tables, in one transaction."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        for statement in _TABLES.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        if "games" not in tables or version < 2:
+            db.execute(_GAMES_V1)
+            for statement in _GAMES_V2:
+                db.execute(statement, {"now": time.time()} if ":now" in statement else {})
+        for statement in _TABLES_V3.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
