@@ -1,4 +1,4 @@
-"""The SQLite store (host/doodlebox/store.py), schema version 2: a version 1 file upgraded, each
+"""The SQLite store (host/doodlebox/store/), schema version 3: a version 1 or 2 file upgraded, each
 game's state (playing, ended, resumed, abandoned), a resumed game exported and validated as one
 game, and the database's faults told apart (locked, full, read-only, not a database)."""
 from __future__ import annotations
