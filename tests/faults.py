@@ -295,10 +295,12 @@ def late_attach(n: int, rng: random.Random) -> dict:
     return {"what": "late attach", "tried": n, **total}
 
 
-def db_locked(n: int, rng: random.Random) -> dict:
-    """Another program holds the database's write lock for a while, n times mid-stream: the
-    logger waits and says so, acknowledging nothing it has not committed."""
-    d = workdir("locked")
+def _db_fault(what: str, n: int, rng: random.Random, fault, said: str, hold: tuple[float, float]) -> dict:
+    """The database made unusable n times mid-stream, each time for rng.uniform(*hold) s of the
+    stream: `fault(logger, db, uid)` makes it so and returns (what the store held then, a callable
+    that ends the fault). The logger must wait, say so (`said` in its output) and acknowledge
+    nothing it has not committed."""
+    d = workdir(what.split()[-1])
     console = console_for(d)
     db = d / "games.sqlite3"
     logger = Logger(console.path, db, d / "log.txt").start()
@@ -308,59 +310,52 @@ def db_locked(n: int, rng: random.Random) -> dict:
         logger.wait_connected(console)
         for _ in range(n):
             stream.run(rng.uniform(0.05, 0.4))
-            other = sqlite3.connect(db, timeout=10, isolation_level=None)
-            other.execute("BEGIN IMMEDIATE")
-            held = _stored_max(other, console.uid)
+            held, end = fault(logger, db, console.uid)
             acks = len(console.acks)
-            stream.run(rng.uniform(0.8, 2.5))          # longer than the logger's own wait for a lock
+            stream.run(rng.uniform(*hold))
             early += sum(1 for b, s, _ in console.acks[acks:] if s > held.get(b, 0))
-            other.execute("ROLLBACK")
-            other.close()
+            end()
         ok = stream.finish()
         code = logger.stop()
     finally:
         logger.stop()
         console.pull()
-    said = logger.text().count("locked by another program")
-    out = result("database locked", n, console, db, finished=ok, exit=code, acked_before_stored=early, said=said)
+    out = result(what, n, console, db, finished=ok, exit=code, acked_before_stored=early,
+                 said=logger.text().count(said))
     shutil.rmtree(d, ignore_errors=True)
     return out
+
+
+def db_locked(n: int, rng: random.Random) -> dict:
+    """Another program holds the database's write lock for a while, n times mid-stream (longer
+    than the logger's own wait for a lock)."""
+    def lock(logger: Logger, db: Path, uid: str):
+        other = sqlite3.connect(db, timeout=10, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+
+        def end() -> None:
+            other.execute("ROLLBACK")
+            other.close()
+        return _stored_max(other, uid), end
+
+    return _db_fault("database locked", n, rng, lock, "locked by another program", (0.8, 2.5))
 
 
 def db_full(n: int, rng: random.Random) -> dict:
     """The database's files cannot grow (the logger's file size limit lowered under it, as a
-    full disk does) for a while, n times mid-stream: it waits and says so, acknowledging
-    nothing it has not committed."""
-    d = workdir("full")
-    console = console_for(d)
-    db = d / "games.sqlite3"
-    logger = Logger(console.path, db, d / "log.txt").start()
-    stream = Stream(console, rng)
-    early = 0
-    try:
-        logger.wait_connected(console)
+    full disk does) for a while, n times mid-stream."""
+    def fill(logger: Logger, db: Path, uid: str):
         assert logger.proc is not None
-        for _ in range(n):
-            stream.run(rng.uniform(0.05, 0.4))
-            resource.prlimit(logger.proc.pid, resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
-            time.sleep(0.05)                   # a batch already past its writes may still commit
-            con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-            held = _stored_max(con, console.uid)
-            con.close()
-            acks = len(console.acks)
-            stream.run(rng.uniform(0.3, 1.5))
-            early += sum(1 for b, s, _ in console.acks[acks:] if s > held.get(b, 0))
-            resource.prlimit(logger.proc.pid, resource.RLIMIT_FSIZE,
-                             (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
-        ok = stream.finish()
-        code = logger.stop()
-    finally:
-        logger.stop()
-        console.pull()
-    said = logger.text().count("file size limit")
-    out = result("database full", n, console, db, finished=ok, exit=code, acked_before_stored=early, said=said)
-    shutil.rmtree(d, ignore_errors=True)
-    return out
+        pid = logger.proc.pid
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+        time.sleep(0.05)                   # a batch already past its writes may still commit
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+        held = _stored_max(con, uid)
+        con.close()
+        return held, lambda: resource.prlimit(pid, resource.RLIMIT_FSIZE,
+                                              (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+    return _db_fault("database full", n, rng, fill, "file size limit", (0.3, 1.5))
 
 
 def db_readonly(n: int, rng: random.Random) -> dict:
