@@ -29,6 +29,7 @@ import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 for _p in (ROOT / "host", ROOT / "firmware", ROOT / "tests"):
@@ -179,84 +180,86 @@ def result(what: str, tried: int, console: FakeConsole | None, db: Path | None, 
     return out
 
 
+class Rig:
+    """One fault's bench, in its own folder: a console (tests/fakeconsole.py), the shipped
+    logger on its port, and a stream of games (`with Rig(...) as rig:` waits until the logger
+    is connected, and at the end stops it and pulls the console's cable); `outcome()` checks
+    the database against what the console made, then removes the folder."""
+
+    def __init__(self, name: str, rng: random.Random, **console: Any):
+        self.dir = workdir(name)
+        self.console = console_for(self.dir, **console)
+        self.db = self.dir / "games.sqlite3"
+        self.logger = Logger(self.console.path, self.db, self.dir / "log.txt").start()
+        self.stream = Stream(self.console, rng)
+
+    def __enter__(self) -> Rig:
+        try:
+            self.logger.wait_connected(self.console)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.logger.stop()
+        self.console.pull()
+
+    def finish(self) -> tuple[bool, int | None]:
+        """The stream's last game played to the end and acknowledged; the logger stopped: (all
+        acknowledged, the logger's exit code)."""
+        ok = self.stream.finish()
+        return ok, self.logger.stop()
+
+    def outcome(self, what: str, n: int, **extra: Any) -> dict:
+        out = result(what, n, self.console, self.db, **extra)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        return out
+
+
 # -- the faults -------------------------------------------------------------------------------
 def logger_kills(n: int, rng: random.Random) -> dict:
     """SIGKILL the logger mid-stream, at random instants, and start it again."""
-    d = workdir("kill")
-    console = console_for(d)
-    db = d / "games.sqlite3"
-    logger = Logger(console.path, db, d / "log.txt").start()
-    stream = Stream(console, rng)
-    try:
-        logger.wait_connected(console)
+    with Rig("kill", rng) as rig:
         for _ in range(n):
-            stream.run(rng.uniform(0.05, 0.8))
-            logger.kill()
-            stream.run(rng.uniform(0.0, 0.3))     # the console goes on: its events are held
-            logger.start()
-            logger.wait_connected(console)
-        ok = stream.finish()
-        code = logger.stop()
-    finally:
-        logger.stop()
-        console.pull()
-    out = result("logger killed", n, console, db, finished=ok, exit=code)
-    shutil.rmtree(d, ignore_errors=True)
-    return out
+            rig.stream.run(rng.uniform(0.05, 0.8))
+            rig.logger.kill()
+            rig.stream.run(rng.uniform(0.0, 0.3))     # the console goes on: its events are held
+            rig.logger.start()
+            rig.logger.wait_connected(rig.console)
+        ok, code = rig.finish()
+    return rig.outcome("logger killed", n, finished=ok, exit=code)
 
 
 def cable_pulls(n: int, rng: random.Random) -> dict:
     """The cable pulled at random instants (the pty closed: the logger's port fails, and the
     bytes on the wire are lost) and plugged in again (a new pty behind the same path)."""
-    d = workdir("pull")
-    console = console_for(d, symlink=True)
-    db = d / "games.sqlite3"
-    logger = Logger(console.path, db, d / "log.txt").start()
-    stream = Stream(console, rng)
-    try:
-        logger.wait_connected(console)
+    with Rig("pull", rng, symlink=True) as rig:
+        console = rig.console
         for _ in range(n):
-            stream.run(rng.uniform(0.05, 0.6))
+            rig.stream.run(rng.uniform(0.05, 0.6))
             console.pull()
-            stream.run(rng.uniform(0.1, 1.2))      # events made while unplugged are held
+            rig.stream.run(rng.uniform(0.1, 1.2))      # events made while unplugged are held
             console.plug()
             console.got_hi = False
             if not console.run_until(lambda: console.got_hi, 20):
-                raise TimeoutError("the logger did not come back:\n" + logger.text()[-2000:])
-        ok = stream.finish()
-        alive = logger.running()
-        code = logger.stop()
-    finally:
-        logger.stop()
-        console.pull()
-    out = result("cable pulled", n, console, db, finished=ok, exit=code, logger_stayed_up=alive)
-    shutil.rmtree(d, ignore_errors=True)
-    return out
+                raise TimeoutError("the logger did not come back:\n" + rig.logger.text()[-2000:])
+        alive = rig.logger.running()
+        ok, code = rig.finish()
+    return rig.outcome("cable pulled", n, finished=ok, exit=code, logger_stayed_up=alive)
 
 
 def noisy_cable(n: int, rng: random.Random) -> dict:
     """A cable that spoils frames: 5% of the console's frames have a byte changed, are lost, cut
     short (running into the next) or come twice, until `n` were spoilt. The logger refuses what
     is bad, asks again from a gap (nak), and stores each event once."""
-    d = workdir("noise")
-    console = console_for(d)
-    db = d / "games.sqlite3"
-    logger = Logger(console.path, db, d / "log.txt").start()
-    stream = Stream(console, rng)
-    try:
-        logger.wait_connected(console)
-        console.noise = (rng, 0.05)
-        while console.spoilt < n:
-            stream.run(0.2)
-        console.noise = None
-        ok = stream.finish()
-        code = logger.stop()
-    finally:
-        logger.stop()
-        console.pull()
-    out = result("noisy cable", n, console, db, finished=ok, exit=code)
-    shutil.rmtree(d, ignore_errors=True)
-    return out
+    with Rig("noise", rng) as rig:
+        rig.console.noise = (rng, 0.05)
+        while rig.console.spoilt < n:
+            rig.stream.run(0.2)
+        rig.console.noise = None
+        ok, code = rig.finish()
+    return rig.outcome("noisy cable", n, finished=ok, exit=code)
 
 
 def late_attach(n: int, rng: random.Random) -> dict:
@@ -297,33 +300,22 @@ def late_attach(n: int, rng: random.Random) -> dict:
 
 def _db_fault(what: str, n: int, rng: random.Random, fault, said: str, hold: tuple[float, float]) -> dict:
     """The database made unusable n times mid-stream, each time for rng.uniform(*hold) s of the
-    stream: `fault(logger, db, uid)` makes it so and returns (what the store held then, a callable
-    that ends the fault). The logger must wait, say so (`said` in its output) and acknowledge
-    nothing it has not committed."""
-    d = workdir(what.split()[-1])
-    console = console_for(d)
-    db = d / "games.sqlite3"
-    logger = Logger(console.path, db, d / "log.txt").start()
-    stream = Stream(console, rng)
+    stream: `fault(logger, db, uid)` makes it so and returns (what the store held then, a
+    callable that ends the fault). The logger must wait, say so (`said` in its output) and
+    acknowledge nothing it has not committed."""
     early = 0
-    try:
-        logger.wait_connected(console)
+    with Rig(what.split()[-1], rng) as rig:
+        console = rig.console
         for _ in range(n):
-            stream.run(rng.uniform(0.05, 0.4))
-            held, end = fault(logger, db, console.uid)
-            acks = len(console.acks)
-            stream.run(rng.uniform(*hold))
-            early += sum(1 for b, s, _ in console.acks[acks:] if s > held.get(b, 0))
+            rig.stream.run(rng.uniform(0.05, 0.4))
+            held, end = fault(rig.logger, rig.db, console.uid)
+            seen = len(console.acks)
+            rig.stream.run(rng.uniform(*hold))
+            early += sum(1 for b, s, _ in console.acks[seen:] if s > held.get(b, 0))
             end()
-        ok = stream.finish()
-        code = logger.stop()
-    finally:
-        logger.stop()
-        console.pull()
-    out = result(what, n, console, db, finished=ok, exit=code, acked_before_stored=early,
-                 said=logger.text().count(said))
-    shutil.rmtree(d, ignore_errors=True)
-    return out
+        ok, code = rig.finish()
+    return rig.outcome(what, n, finished=ok, exit=code, acked_before_stored=early,
+                       said=rig.logger.text().count(said))
 
 
 def db_locked(n: int, rng: random.Random) -> dict:
