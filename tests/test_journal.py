@@ -284,3 +284,75 @@ def test_the_journal_works_on_a_real_folder(tmp_path):
     assert boot(flash, 2).held() == 0
     assert all(f.stat().st_size <= journal.SEGMENT for f in (tmp_path / "journal").glob("*.seg"))
     assert json.loads(flash.load("journal/acked").split()[1]) == 100
+
+
+class Refusing(RamFlash):
+    """A flash that refuses writes while `refuse` is set (full, or worn out): the write raises
+    OSError after `part` bytes of it went down (0: none), as a littlefs write can fail midway."""
+
+    def __init__(self):
+        super().__init__()
+        self.refuse = False
+        self.part = 0
+
+    def append(self, name, data):
+        if self.refuse:
+            if self.part:
+                super().append(name, bytes(data[:self.part]))
+            raise OSError(28, "No space left on device")
+        super().append(name, data)
+
+
+@pytest.mark.parametrize("part", [0, 37])
+def test_a_flash_that_refuses_writes_keeps_every_record_in_ram_and_writes_them_when_it_can(part):
+    """docs/journal.md: a write the flash refuses is counted (write_errors) and tried again;
+    the records wait in RAM, nothing is sent that is not on flash, and once the flash takes
+    writes again every record is written and sent, in order, none twice. A write that failed
+    midway left part of a record: the next goes to a new segment and a power-up drops the part."""
+    flash = Refusing()
+    j = boot(flash, 1)
+    j.add(claim(1))
+    got, now = drain(j, 0)
+    assert [s for _, s, _ in got] == [1]
+    flash.refuse, flash.part = True, part
+    for n in range(2, 30):
+        j.add(claim(n))
+    sent, now = drain(j, now)
+    assert sent == [] and j.write_errors >= 1 and j.held() == 28
+    errors = j.write_errors
+    sent, now = drain(j, now)                     # tried again, and refused again
+    assert sent == [] and j.write_errors > errors
+    flash.refuse = False
+    j.game_ended()
+    sent, now = drain(j, now)
+    assert [s for _, s, _ in sent] == list(range(2, 30)) and [e for _, _, e in sent] == [claim(n) for n in range(2, 30)]
+    assert j.held() == 0
+    again = boot(flash, 2)                        # at power-up: every whole record, no part of one
+    assert again.held() == 0 and again.write_errors == 0
+
+
+def test_the_panel_says_when_the_flash_refuses_a_write_and_stops_saying_it_after():
+    """The App shows "flash write failed: not saved" while the flash refuses writes (a player
+    must know the game is not being kept), and lets it go NOTICE_MS after the last refusal."""
+    from doodle import app as app_module
+
+    flash = Refusing()
+    a = App(lambda n: 0, 1, "c0ffee", flash)
+    now = 0
+    for _ in range(20):                           # the journal read at power-up
+        now += 50
+        a.tick(now)
+    flash.refuse = True
+    a.journal.add(claim(1))
+    for _ in range(10):
+        now += 50
+        a.tick(now)
+    assert a.journal.write_errors >= 1 and a.notice == app_module.REASONS["flash"]
+    flash.refuse = False
+    for _ in range(10):
+        now += 50
+        a.tick(now)
+    assert a.journal.held() == 1 and a.notice == app_module.REASONS["flash"]   # (said for a while yet)
+    now += app_module.NOTICE_MS
+    a.tick(now)
+    assert a.notice == ""

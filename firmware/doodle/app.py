@@ -27,6 +27,7 @@ REASONS = {
     "full": "journal full: connect the PC",
     "solo": "no solo game in this edition",
     "resumed": "game resumed after power-off",
+    "flash": "flash write failed: not saved",
     "lost": "the last game could not be resumed",
     "deadly_n": "Deadly Doodles: 1-4 players",
     "puzzle_n": "Doodle Puzzle: 3-8 players",
@@ -89,6 +90,7 @@ class App:
         self.confirm_end = False
         self.notice = ""
         self._notice_until = 0
+        self._flash_errors = 0     # the journal's write_errors the panel has said
         self._tones = []
         self._tones_other = []
         self._tx = []
@@ -227,7 +229,14 @@ class App:
                 self.screen_rev += 1
             if not over and g.over():
                 self._ended()
-        self.journal.pump(now, self._tx)
+        j = self.journal
+        j.pump(now, self._tx)
+        if j.write_errors != self._flash_errors:   # the flash refused a write (tried again soon):
+            self._flash_errors = j.write_errors    # said while it lasts; nothing is sent meanwhile
+            if self.notice != REASONS["flash"]:
+                self.notice = REASONS["flash"]
+                self.screen_rev += 1
+            self._notice_until = now + NOTICE_MS
 
     # -- outputs ------------------------------------------------------------------------
     @property
