@@ -9,111 +9,31 @@ start player.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from doodlebox.rules import api
 from doodlebox.rules.api import CHANCE, TERMINAL, GameConfigError, IllegalAction
 from doodlebox.rules.common import History
 from doodlebox.rules.dice import roads, scoring
+from doodlebox.rules.dice.actions import PASS as PASS
+from doodlebox.rules.dice.actions import Action as Action
+from doodlebox.rules.dice.actions import circle as circle
+from doodlebox.rules.dice.actions import draw as draw
 from doodlebox.rules.dice.layout import PIECES, Layout
 from doodlebox.rules.dice.sentences import sentence
+from doodlebox.rules.dice.sheet import Pending as Pending
+from doodlebox.rules.dice.sheet import Scored as Scored
+from doodlebox.rules.dice.sheet import Sheet as Sheet
 
+# (the actions and a sheet's parts live in actions.py and sheet.py; imported "as" themselves, they
+# are the engine's names too: engine.Action, engine.circle, engine.Pending)
 START, ROLL, TURN, CIRCLE, OVER = "start", "roll", "turn", "circle", "over"
 _PLAYS = frozenset(("draw", "house", "floor", "pass"))   # what a player does on a turn (phase TURN)
 SCORING = ("hotel", "shop", "skyscraper")   # the squares scored at the moment of drawing
 
 
-class Action(NamedTuple):
-    """What a player does on their turn (or what chance does: `start`, `roll`).
-
-    kind: "draw" (piece in a square), "house" (cross a house), "floor" (add a floor to a
-    sky scraper), "pass" (take no die, cross a tree), "circle" (the value circled for the
-    drawing just made, when more than one was free: ruling R10); chance: "start" (die =
-    face), "roll" (die = column die, whites = white dice).
-    `via` is the park (breaker) square the die pointed to, when the drawing went elsewhere.
-    """
-    kind: str
-    die: int = 0
-    row: int = 0
-    col: int = 0
-    piece: str = ""
-    via: tuple[int, int] | None = None
-    whites: tuple[int, ...] = ()
-    value: int = 0
-
-    def __str__(self) -> str:
-        if self.kind == "pass":
-            return "pass"
-        if self.kind == "circle":
-            return f"circle {self.value}"
-        if self.kind == "start":
-            return f"start road face {self.die}"
-        if self.kind == "roll":
-            return f"roll column {self.die}, white {' '.join(map(str, self.whites))}"
-        where = f"die {self.die}" + (f" via park {list(self.via)}" if self.via else "") + f" at {[self.row, self.col]}"
-        if self.kind == "draw":
-            return f"{where} {self.piece}"
-        return f"{where} ({self.kind})"
-
-
-def draw(die: int, row: int, col: int, piece: str, via: tuple[int, int] | None = None) -> Action:
-    return Action("draw", die, row, col, piece, via)
-
-
-def circle(value: int) -> Action:
-    return Action("circle", value=value)
-
-
-PASS = Action("pass")
-
-
 def refused(reason: str, rule: str, edition: str, legal: list[str] | None = None) -> IllegalAction:
     """The refusal of an action: the reason, the rule and its sentence in `edition`'s rulebook."""
     return IllegalAction(reason, rule, sentence(rule, edition), legal)
-
-
-@dataclass
-class Scored:
-    """One scored item on a sheet: what, where, the value circled (0: nothing was free)."""
-    track: str
-    at: tuple[int, int]
-    worth: int            # what the drawing was worth (road length, houses, floors x parks)
-    value: int            # the value circled; 0 when no value was available
-    round: int
-    bonus: int = 0        # first-player bonus circled with it
-    houses: int = 0       # crossed houses on the road (shops)
-    top: int = 0          # the highest value that could be circled (the default, R10)
-
-
-class Pending(NamedTuple):
-    """A drawing whose value is being chosen (phase CIRCLE): the player, the square, what it
-    is worth, and the free values it reaches, lowest first."""
-    player: int
-    square: int
-    worth: int
-    houses: int
-    free: tuple[int, ...]
-
-
-@dataclass
-class Sheet:
-    """One player's paper."""
-    pieces: list[int]                 # road piece per square (roads.SIDES bits), 0 if none
-    crossed: list[int]                # houses crossed per square (pre-crossed included)
-    floors: list[int]                 # floors per square (printed included)
-    trees: int = 0                    # trees crossed out
-    barrels: int = 0                  # barrels crossed out
-    circled: dict[str, list[int]] = field(default_factory=dict)
-    struck: dict[str, set[int]] = field(default_factory=dict)  # values crossed out for others' circles
-    bonuses: list[int] = field(default_factory=list)
-    struck_bonuses: set[int] = field(default_factory=set)
-    scored: list[Scored] = field(default_factory=list)
-
-    def copy(self) -> Sheet:
-        return Sheet(self.pieces[:], self.crossed[:], self.floors[:], self.trees, self.barrels,
-                     {k: v[:] for k, v in self.circled.items()}, {k: set(v) for k, v in self.struck.items()},
-                     self.bonuses[:], set(self.struck_bonuses), self.scored[:])
 
 
 class Game(api.Game):
