@@ -5,6 +5,7 @@ import gc
 from board import loop, pico
 
 hw = pico.Board()
+gc.collect()  # what building the board left (at the top level: docs/virtual-console.md)
 console = None  # type: object
 if hw.held("MENU"):
     from board import selftest  # loaded only then (RAM)
@@ -12,6 +13,7 @@ if hw.held("MENU"):
     console = selftest.SelfTest(hw)
 else:
     console = loop.Loop(hw)
+gc.collect()
 while True:
     console.run()
     gc.collect()

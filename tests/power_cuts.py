@@ -29,6 +29,7 @@ for _p in (ROOT / "host", ROOT / "firmware", ROOT / "tests" / "guest"):
 
 import table_script  # noqa: E402
 
+import journal_bytes  # noqa: E402
 from doodle import flashlog, link  # noqa: E402
 from doodle.app import App  # noqa: E402
 from doodlebox import console_record  # noqa: E402
@@ -60,7 +61,7 @@ class WatchedFlash(flashlog.RamFlash):
             self.torn += 1
             data = data[:self.tear.randrange(len(data))]
             self.tear = None
-        for boot, s, a, e, _ in flashlog.records(data):
+        for boot, s, a, e, _ in journal_bytes.records(data):
             self.written[(boot, s)] = data[a:e]
         super().append(name, data)
         if torn:

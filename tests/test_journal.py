@@ -59,15 +59,28 @@ def drain(j, now, ack=True):
 
 
 # -- records --------------------------------------------------------------------------------------
-def test_a_record_is_read_back_and_a_changed_byte_ends_reading():
+def test_a_record_is_read_back_and_a_changed_byte_costs_only_its_own_record():
     data = flashlog.record(7, 42, b'{"k":"x"}') + flashlog.record(7, 43, b'{"k":"y"}')
-    recs = flashlog.records(data)
-    assert [(r[0], r[1], bytes(data[r[2]:r[3]])) for r in recs] == [(7, 42, b'{"k":"x"}'), (7, 43, b'{"k":"y"}')]
+    assert flashlog.read_at(data, 0)[:2] == (7, 42)
+
+    def whole(b):
+        flash = RamFlash()
+        flash.data["journal/00000001.seg"] = bytearray(b)
+        got = []
+        _end, skipped = flashlog.scan(flash, "journal/00000001.seg", bytearray(flashlog.PAGE),
+                                     lambda p, boot, s, a, e, at: got.append((boot, s, bytes(p[a:e]))) and False)
+        return got, skipped
+
+    assert whole(data)[0] == [(7, 42, b'{"k":"x"}'), (7, 43, b'{"k":"y"}')]
     for at in range(len(data)):
         bad = bytearray(data)
         bad[at] ^= 0x10
-        whole = flashlog.records(bad)
-        assert len(whole) == (0 if at < len(data) // 2 else 1)   # nothing after a spoiled record
+        got, skipped = whole(bad)
+        # a spoiled first record: the second is still read (it was lost before issue 17)
+        assert [s for _, s, _ in got] == ([43] if at < len(data) // 2 else [42])
+        # damage before a whole record is counted (said at power-up); a spoiled last record is
+        # what a torn write leaves, not counted
+        assert skipped == (len(data) // 2 if at < len(data) // 2 else 0)
     with pytest.raises(ValueError):
         flashlog.record(1, 1, b"x" * (flashlog.MAX_PAYLOAD + 1))
 
@@ -267,7 +280,9 @@ def test_with_a_pc_the_journal_stays_within_its_budget():
         play(app, clock)
         drain(app.journal, clock[0])
         most = max(most, len(flashlog.segments(flash)))
-    assert most == journal.BUDGET and app.journal.held() == 0   # full of what the PC has: reclaimed
+    # what the PC has is let go once its acknowledgement is on flash: the journal never fills
+    # (it filled all 32 segments before it was reclaimed, issue 17)
+    assert most <= 2 and app.journal.held() == 0
 
 
 def test_the_journal_works_on_a_real_folder(tmp_path):

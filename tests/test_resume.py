@@ -10,6 +10,7 @@ import pytest
 from doodle import flashlog, journal, link, rounds
 from doodle.app import FW_VERSION, App
 from doodle.flashlog import RamFlash
+from journal_bytes import records as _records
 
 sys.path.insert(0, str(Path(__file__).parent / "guest"))
 import table_script  # tests/guest: a scripted game for the firmware core
@@ -143,7 +144,7 @@ def test_a_game_that_cannot_be_played_again_is_left_and_the_lobby_shown():
     flash = cut.app.journal.flash
     name = flashlog.seg_name(flashlog.segments(flash)[-1])
     data = flash.data[name]
-    recs = flashlog.records(data)
+    recs = _records(data)
     b, s = recs[-1][:2]
     forged = flashlog.record(b, s, b'{"g":1,"k":"claim","p":9}')   # whole, but not a move of this game
     flash.data[name] = data[:recs[-1][2] - flashlog.HEAD] + forged

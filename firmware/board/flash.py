@@ -19,13 +19,17 @@ class Flash:
             return None
 
     def save(self, name, text):
+        """Write a small file whole (a temp file, then a rename); False when the flash refused
+        (full or read-only: the caller decides what that means)."""
         path = self.root + name
         try:
             with open(path + ".tmp", "w") as f:
                 f.write(text)
             os.rename(path + ".tmp", path)
         except OSError:
-            pass  # a full or read-only flash: the console still plays, it forgets the choice
+            self.remove(name + ".tmp")
+            return False
+        return True
 
     def files(self, folder):
         """The files in `folder` ("journal/"), as "journal/name"."""

@@ -20,7 +20,8 @@ _mem_free = getattr(gc, "mem_free", None)  # absent under CPython
 class Loop:
     def __init__(self, board, app=None):
         self.board = board
-        self.app = app if app is not None else App(board.rand, board.boot, board.uid, board.flash)
+        self.app = app if app is not None else App(board.rand, board.boot, board.uid, board.flash,
+                                                   board.boot_saved, board.boot_damaged)
         self.dice_rev = -1
         self.screen_rev = -1
         self.screen_at = 0

@@ -22,24 +22,16 @@ except ImportError:
     virtual_usb = None
 
 
-def next_boot(flash):
-    """Increment the boot counter kept on flash (board/flash.py: a temp file, then a rename)."""
-    text = flash.load("boot.txt")
-    boot = int(text) + 1 if text and text.strip().isdigit() else 1
-    flash.save("boot.txt", str(boot))
-    return boot
-
-
-def console_id(flash, chip):
-    """The console's id on the link: the chip's unique id (hex), then, on a flash that began
-    with no boot counter (a new or wiped console), 8 random hex digits made once and kept in
-    id.txt. A wiped flash counts its boots from 1 again; with its own id none of its events is
-    taken for one the PC already holds (docs/protocol.md). A console that had a boot counter
-    before id.txt existed keeps the chip's id alone."""
+def console_id(flash, chip, first_boot):
+    """The console's id on the link: the chip's unique id (hex), then 8 random hex digits made
+    at its first boot (a new or wiped console, or one whose boot counter was lost with nothing
+    on flash to count on from) and kept in id.txt. Boots counted from 1 again come with an id of
+    their own, so none of their events is taken for one the PC already holds (docs/protocol.md).
+    A console that counted boots before id.txt existed keeps the chip's id alone."""
     text = flash.load("id.txt")
-    if text is None:
+    if first_boot or text is None:
         text = ""
-        if flash.load("boot.txt") is None:
+        if first_boot:
             text = "%04x%04x" % (random.getrandbits(16), random.getrandbits(16))
             try:
                 random.seed()  # the dice go on from a hardware seed, not from what made the id
@@ -75,8 +67,10 @@ class Board:
             usb = virtual_usb.stream()
         self.usb = Usb(usb)
         self.flash = Flash(flash)
-        self.uid = console_id(self.flash, binascii.hexlify(machine.unique_id()).decode())
-        self.boot = next_boot(self.flash)
+        from doodle import bootnum  # only at power-up (RAM); the journal retries an unsaved one
+        # the boot's number, saved before it is used (docs/journal.md, "The boot number")
+        self.boot, self.boot_saved, self.boot_damaged = bootnum.next_boot(self.flash)
+        self.uid = console_id(self.flash, binascii.hexlify(machine.unique_id()).decode(), self.boot == 1)
         self.rand = rand
 
     def held(self, name):

@@ -10,7 +10,7 @@ from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.4.0"
+FW_VERSION = "0.5.0"
 NOTICE_MS = 3000
 LINK_TIMEOUT_MS = 5000
 
@@ -28,6 +28,7 @@ REASONS = {
     "solo": "no solo game in this edition",
     "resumed": "game resumed after power-off",
     "flash": "flash write failed: not saved",
+    "boot": "flash refused the boot number: nothing saved or sent",
     "lost": "the last game could not be resumed",
     "deadly_n": "Deadly Doodles: 1-4 players",
     "puzzle_n": "Doodle Puzzle: 3-8 players",
@@ -70,11 +71,12 @@ class App:
     without one everything is kept in RAM (doodle/flashlog.RamFlash) and lost at power-off.
     A game the journal holds unfinished is resumed at the first collection."""
 
-    def __init__(self, rand, boot, uid, store=None):
+    def __init__(self, rand, boot, uid, store=None, boot_saved=True, boot_damaged=False):
         self.rand = rand
         self.uid = uid
         self.store = store
-        self.journal = Journal(boot, store)
+        self.journal = Journal(boot, store, boot_saved)
+        self._boot_damaged = boot_damaged   # said once the journal is read
         self.lines = link.Lines()
         self.dice_ = Dice(rand)
         self.game = None
@@ -185,14 +187,15 @@ class App:
             if msg is None:
                 self._link_error(err)
                 if line is not None and line.startswith(b"@"):
-                    self._tx.append(link.encode({"t": "err", "why": err}))
+                    self._tx.append(link.encode({"t": "err", "why": err[:64]}))
                 continue
             self._host_seen = now
             t = msg["t"]
             if t == "hi":
                 self._hi = True
-                if not self.journal.loading:
-                    self._loaded()
+                self._greet()
+                if not self.journal.boot_saved:    # no hello yet: the PC is told why
+                    self._tx.append(link.encode({"t": "err", "why": REASONS["boot"]}))
             elif t == "ack" or t == "nak":
                 boot, s = msg.get("boot"), msg.get("s")
                 if not isinstance(boot, int) or not isinstance(s, int) or boot < 1 or s < 0:
@@ -204,7 +207,7 @@ class App:
             elif t == "score":
                 self._pc_score(msg)
             else:
-                self._tx.append(link.encode({"t": "err", "why": "unexpected " + str(t)}))
+                self._tx.append(link.encode({"t": "err", "why": "unexpected " + str(t)[:32]}))
 
     def tick(self, now):
         self.now = now
@@ -230,7 +233,15 @@ class App:
             if not over and g.over():
                 self._ended()
         j = self.journal
+        if not j.boot_saved and not j.loading:   # said while it lasts: nothing is sent meanwhile
+            j.save_boot(now)
+        self._greet()
         j.pump(now, self._tx)
+        if not j.boot_saved and not j.loading:
+            if self.notice != REASONS["boot"]:
+                self.notice = REASONS["boot"]
+                self.screen_rev += 1
+            self._notice_until = now + NOTICE_MS
         if j.write_errors != self._flash_errors:   # the flash refused a write (tried again soon):
             self._flash_errors = j.write_errors    # said while it lasts; nothing is sent meanwhile
             if self.notice != REASONS["flash"]:
@@ -349,18 +360,33 @@ class App:
         self._tones.append("start")
 
     def _loaded(self):
-        """Once the journal has read the flash (a segment after each collection): the hello
-        owed, and the game it holds unfinished resumed."""
+        """Once the journal has read the flash (a segment after each collection): what it found
+        damaged said, the hello owed (once this boot's number is on flash), and the game it
+        holds unfinished resumed."""
         j = self.journal
         if j.loading:
             self._later("load")
             return
-        if self._hi:
-            self._hi = False
-            self._tx.append(self._hello())
-            j.rewind()
+        if j.damaged or j.odd or self._boot_damaged:
+            self._damage(j)
+        self._greet()
         if j.open_game is not None and self.game is None:
             self._later("resume")
+
+    def _damage(self, j):
+        """What the power-up found damaged on flash, said on the panel (docs/journal.md)."""
+        said = []
+        if self._boot_damaged:
+            said.append("boot counter")
+        if j.damaged:
+            said.append("%d bytes of journal" % j.damaged)
+        if j.odd:
+            said.append("%d odd files" % j.odd)
+        self._boot_damaged = False
+        j.damaged = j.odd = 0
+        self.notice = "flash damaged, skipped: " + ", ".join(said)
+        self._notice_until = self.now + 3 * NOTICE_MS
+        self.screen_rev += 1
 
     def _new_game(self, emit):
         """The lobby's modules out, the game's in; a Game of the lobby's choice, numbered."""
@@ -431,8 +457,9 @@ class App:
         if roll is not None and not self.card and g.phase >= _module("rounds").CLAIM and not g.over():
             self.dice_.show(roll["c"], roll["w"], g.taken)
         self._tones.append("start")
-        self.notice = REASONS["resumed"]
-        self._notice_until = self.now + NOTICE_MS
+        if not self.notice:           # (what the power-up found damaged is said first)
+            self.notice = REASONS["resumed"]
+            self._notice_until = self.now + NOTICE_MS
 
     def _close(self):
         """Back to the lobby: the game, its edition's data and its screens are let go (RAM)."""
@@ -475,10 +502,24 @@ class App:
         self._tones.append("end")
         self._later("final")
 
-    def _hello(self):
+    def _greet(self):
+        """The hello owed (at power-up, to a hi), once the journal is read and this boot's
+        number is on flash; then every event held is sent again."""
+        j = self.journal
+        if j.loading or not j.boot_saved:
+            return
+        if self._hi:
+            self._hi = False
+            self._tx.append(self._hello())
+            j.rewind()
+        elif j.hello_due:                  # the next boot to send was not in the last hello
+            self._tx.append(self._hello(j.hello_due))
+            j.hello_due = 0
+
+    def _hello(self, since=0):
         j = self.journal
         return link.encode({"t": "hello", "fw": FW_VERSION, "uid": self.uid, "boot": j.boot,
-                            "first": j.first(), "next": j.next, "held": j.held_boots()})
+                            "first": j.first(), "next": j.next, "held": j.held_boots(since)})
 
     def _link_error(self, err):
         self.link_errors.append(err)

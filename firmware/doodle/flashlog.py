@@ -1,6 +1,6 @@
 # doodlebox flash log: the journal's records on flash (docs/journal.md), in segment files
 # journal/NNNNNNNN.seg: a record is 0xA5, length (2), boot (4), s (4), payload, CRC-32 (4),
-# little-endian. Reading stops at the first record that is not whole (a torn write).
+# little-endian. Bytes that are not a whole record are skipped (a torn write, damage).
 # `flash` is the board's files (board/flash.py), or a dict-backed stand-in in tests.
 from binascii import crc32
 
@@ -8,6 +8,7 @@ MARK = 0xA5
 HEAD = 11            # mark, length, boot, s
 TAIL = 4             # CRC-32
 MAX_PAYLOAD = 480
+RECORD_MAX = HEAD + MAX_PAYLOAD + TAIL
 DIR = "journal/"
 SUFFIX = ".seg"
 
@@ -96,17 +97,50 @@ def read_at(data, at):
     return _u32(data, at + 3), _u32(data, at + 7), at + HEAD, end, end + TAIL
 
 
-def records(data):
-    """Every whole record of a segment's bytes, in order: (boot, s, payload start, end, next);
-    stops at the first one that is not whole."""
-    out = []  # type: list[tuple[int, int, int, int, int]]
+PAGE = 1024          # segments are read through a buffer this big (at least one whole record)
+
+
+def scan(flash, name, page, fn, start=0):
+    """Read segment `name` from byte `start` through `page` (a bytearray of PAGE bytes), a
+    window at a time, and call fn(page, boot, s, a, e, at) for each whole record: its payload
+    is page[a:e], `at` is where the record starts in the file; fn returns True to stop there.
+    Bytes that are not a whole record are skipped to the next whole one (a CRC-32 must match:
+    a flipped byte costs only its own record). Returns (where the last whole record read ends
+    in the file, damaged bytes skipped): a part at the end shorter than one record is a write
+    torn by a power cut, not counted as damage."""
+    pos = start          # the file's byte at page[0]
+    n = flash.readinto(name, page, pos)
     at = 0
+    end = start
+    bad = -1             # where the run of damaged bytes began (file offset), -1: none
+    skipped = 0
+    view = memoryview(page)[:n]
     while True:
-        r = read_at(data, at)
+        if n - at < RECORD_MAX and n == len(page):      # the window runs out: read on from at
+            pos += at
+            n = flash.readinto(name, page, pos)
+            at = 0
+            view = memoryview(page)[:n]
+        if at >= n:
+            break
+        r = read_at(view, at)
         if r is None:
-            return out
-        out.append(r)
-        at = r[4]
+            if bad < 0:
+                bad = pos + at
+            k = page.find(b"\xa5", at + 1, n)
+            at = n if k < 0 else k
+            continue
+        if bad >= 0:
+            skipped += pos + at - bad
+            bad = -1
+        boot, s, a, e, nxt = r
+        if fn(page, boot, s, a, e, pos + at):
+            return pos + at, skipped
+        end = pos + nxt
+        at = nxt
+    if bad >= 0 and pos + n - bad >= RECORD_MAX:
+        skipped += pos + n - bad
+    return end, skipped
 
 
 def segments(flash):
@@ -135,6 +169,7 @@ class RamFlash:
 
     def save(self, name, text):
         self.data[name] = bytearray(text.encode())
+        return True
 
     def files(self, folder):
         return [n for n in self.data if n.startswith(folder)]

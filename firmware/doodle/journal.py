@@ -16,9 +16,13 @@ SEGMENT = 8192          # a segment file is closed before it passes this size
 BUDGET = 32             # segments on flash at most (256 KB)
 RAM_MAX = 4096          # records waiting in RAM for room on flash: more, and the journal is full
 WBUF = 1024             # the RAM buffer records are made in (grown only while they cannot be written)
-RECORD_MAX = flashlog.HEAD + flashlog.MAX_PAYLOAD + flashlog.TAIL
+RECORD_MAX = flashlog.RECORD_MAX
 ACKED = "journal/acked"
-ACKED_EVERY_MS = 10000
+ACKED_EVERY_MS = 10000  # journal/acked is written at most this often while acknowledgements come in ...
+ACKED_MIN_MS = 1000     # ... and this often once the PC has every event held (a short boot keeps its acks)
+HELD_MAX = 8            # boots named in the hello (the oldest, and this one): a frame of 512 bytes holds them
+BOOT_RETRY_MS = 1000    # an unsaved boot number is written again this often (nothing is sent until it is)
+LOST = b'{"k":"lost"}'  # sent for an event whose record the flash lost (docs/protocol.md, "lost")
 
 
 class Journal:
@@ -28,9 +32,15 @@ class Journal:
     boot) are sent first, and `open_game` is the last game if it has no end (the parts of the
     log it spans: [[boot, first s, last s], ...], so the app can resume it)."""
 
-    def __init__(self, boot, flash=None):
+    def __init__(self, boot, flash=None, boot_saved=True):
         self.boot = boot
         self.flash = flash if flash is not None else flashlog.RamFlash()
+        self.boot_saved = boot_saved  # boot.txt holds this boot's number: until then nothing is written or sent
+        self._boot_at = 0
+        self.damaged = 0          # bytes of the journal found damaged at power-up and skipped
+        self.odd = 0              # files in journal/ that are not the journal's (left alone)
+        self.listed = 0           # the newest older boot the last hello named
+        self.hello_due = 0        # a boot the hello did not name is next to send: a hello from it first
         self.next = 1            # the number the next event of this boot gets
         self.resends = 0
         self._ended = False
@@ -60,10 +70,15 @@ class Journal:
         self._game = None  # type: list[list[int]] | None  # ... while the segments are read
         self._named = [0, ""]  # type: list  # _name's: the last segment number and its name
         self._rec = bytearray(RECORD_MAX)  # one record read back
+        self._page = bytearray(flashlog.PAGE)   # segments read through it while loading
+        self._top = 0                 # the highest segment number (new ones are numbered after it)
         self._load_acked()
         self._todo = flashlog.segments(self.flash)   # segments still to be read (load_step)
-        self.loading = True
-        self.load_step()
+        if self._todo:
+            self._top = self._todo[-1]
+        self.loading = True       # the segments are read by load_step, one per collection
+        if not self._todo:
+            self.load_step()      # nothing to read: loaded at once
 
     # -- what is held ----------------------------------------------------------------------
     def held(self):
@@ -77,19 +92,25 @@ class Journal:
         """The oldest event of this boot still held (next when none is)."""
         return max(self._acked.get(self.boot, 0) + 1, 1) if self.next > 1 else self.next
 
-    def held_boots(self):
-        """[[boot, first, next]] for every boot with events held, oldest first, this boot last
-        (hello.held, docs/protocol.md)."""
+    def held_boots(self, since=0):
+        """[[boot, first, next]] for the oldest boots from `since` with events held (HELD_MAX - 1
+        of them at most: they are sent first; the next hello names the next ones), then this
+        boot (hello.held, docs/protocol.md)."""
         out = []  # type: list[list[int]]
         for num, boot, first, last, size in self._segs:
             if boot == self.boot:
                 break
+            if boot < since:
+                continue
             acked = self._acked.get(boot, 0)
             if last > acked:
                 if out and out[-1][0] == boot:
                     out[-1][2] = last + 1
-                else:
+                elif len(out) < HELD_MAX - 1:
                     out.append([boot, max(first, acked + 1), last + 1])
+                else:
+                    break
+        self.listed = out[-1][0] if out else since
         out.append([self.boot, self.first(), self.next])
         return out
 
@@ -176,12 +197,16 @@ class Journal:
         """Write what waits (in blocks), then append to `out` the frames to send now: new ones
         up to the window, all in flight again after a timeout. Returns how many."""
         self._now = now
-        if self.loading:
+        if self.loading or not self.boot_saved:
             return 0
         if self._wn and (self._urgent or self._wlen >= BLOCK or now - self._wat >= FLUSH_MS):
             self._write()
-        if self._acked_dirty and (self._urgent or now - self._acked_at >= ACKED_EVERY_MS):
-            self._save_acked(now)
+        if self._acked_dirty:
+            since = now - self._acked_at
+            if self._urgent or since >= ACKED_EVERY_MS or (since >= ACKED_MIN_MS and not self._wn and self.held() == 0):
+                self._save_acked(now)
+        elif len(self._segs) > 1 and self._cur != 0 and self._reclaimable():
+            self._reclaim()          # acknowledged, and the acknowledgement on flash: let it go
         self._urgent = False
         n = 0
         if self._flight and now - self._sent_at >= self._wait:
@@ -210,6 +235,14 @@ class Journal:
         return n
 
     # -- flash ---------------------------------------------------------------------------------
+    def save_boot(self, now):
+        """This boot's number, refused by the flash at power-up, written again (at most every
+        BOOT_RETRY_MS); until it is on flash nothing is written or sent (docs/journal.md)."""
+        if not self.boot_saved and (now - self._boot_at >= BOOT_RETRY_MS or not self._boot_at):
+            self._boot_at = now or 1
+            from doodle import bootnum
+            self.boot_saved = bootnum.save(self.flash, self.boot)
+
     def _write(self):
         """Write the waiting records to this boot's segment, a new one when it is full (a
         segment never passes SEGMENT bytes). False when some must wait: no room (the budget is
@@ -230,7 +263,7 @@ class Journal:
                 if not self._reclaimable():
                     return False
                 self._reclaim()
-            num = segs[-1][0] + 1 if segs else 1
+            num = self._top + 1
             cur = [num, self.boot, self._wfirst, self._wfirst - 1, 0]
             take, k = self._fit(SEGMENT)
             if self._acked:
@@ -250,6 +283,7 @@ class Journal:
         if cur[4] == 0:
             segs.append(cur)
             self._cur = len(segs) - 1
+            self._top = cur[0]
         at = cur[4]
         cur[3] = self._wfirst + k - 1
         cur[4] += take
@@ -283,14 +317,27 @@ class Journal:
         return keep is None or boot < keep[0] or (boot == keep[0] and last < keep[1])
 
     def _reclaim(self):
-        self.flash.remove(flashlog.seg_name(self._segs[0][0]))
+        num = self._segs[0][0]
+        self.flash.remove(flashlog.seg_name(num))
         del self._segs[0]
         if self._cur > 0:
             self._cur -= 1
+        if self._send is not None and self._send[2] == num:
+            self._send = None        # the next record written is the next to send
 
     def _save_acked(self, now):
-        self.flash.save(ACKED, "".join("%d %d\n" % (b, s) for b, s in self._acked.items()))
-        self._acked_dirty = False
+        """journal/acked: the acknowledgement of each boot that still has a segment, this boot's
+        and the highest boot's (the boot counter's second source: doodle/bootnum.py)."""
+        acked = self._acked
+        top = max(acked)
+        for boot in [b for b in acked if b != top and b != self.boot]:
+            for seg in self._segs:
+                if seg[1] == boot:
+                    break
+            else:
+                del acked[boot]
+        if self.flash.save(ACKED, "".join("%d %d\n" % (b, s) for b, s in acked.items())) is not False:
+            self._acked_dirty = False
         self._acked_at = now
 
     def _read_next(self):
@@ -304,7 +351,13 @@ class Journal:
             nxt = self._after(num)
             if nxt is None:
                 return None
-            snd[0], snd[1], snd[2], snd[3] = nxt[1], nxt[2], nxt[0], 0
+            if nxt[1] != boot:               # another boot: its first whole record is next
+                if nxt[1] != self.boot and nxt[1] > self.listed:
+                    self.hello_due = nxt[1]  # one the hello did not name: a hello first
+                    self.listed = nxt[1]
+                    return None
+                snd[1] = nxt[2]
+            snd[0], snd[2], snd[3] = nxt[1], nxt[0], 0
             return self._read_next()
         for mnum, mat, bat, size in self._mem:        # just written: still in RAM
             if mnum == num and mat <= at < mat + size:
@@ -314,10 +367,17 @@ class Journal:
             rec = self._rec
             data = memoryview(rec)[:self.flash.readinto(self._name(num), rec, at)]
         r = flashlog.read_at(data, 0)
-        if r is None:                        # a torn tail (an earlier boot's power cut)
-            snd[3] = seg[4]
+        if r is None:                        # damaged bytes: on to the next whole record
+            found = self._find(num, lambda p, b, s, a, e, at_: True, at + 1)
+            snd[3] = seg[4] if found is None else found[1]
             return self._read_next()
         b, s, a, e, nx = r
+        if b == boot and s > snd[1]:         # records of this boot lost to damage: a stand-in each
+            s = snd[1]
+            snd[1] = s + 1
+            self._kb.append(b)
+            self._ks.append(s)
+            return link.event_frame(b, s, LOST)
         snd[0], snd[1], snd[3] = b, s + 1, at + nx
         self._kb.append(b)
         self._ks.append(s)
@@ -356,13 +416,25 @@ class Journal:
             if b > boot or (b == boot and last >= s):
                 if b != boot or s <= first:
                     return [b, first, num, 0]
-                page = bytearray(SEGMENT)
-                data = memoryview(page)[:self.flash.readinto(flashlog.seg_name(num), page)]
-                for r in flashlog.records(data):
-                    if r[1] >= s:
-                        return [b, r[1], num, r[2] - flashlog.HEAD]
+                found = self._find(num, lambda p, rb, rs, a, e, at: rs >= s)
+                if found is not None:
+                    return [b, s, num, found[1]]      # s itself, or a stand-in for it if it was lost
                 return [b, last + 1, num, size]
         return self._locate_oldest()
+
+    def _find(self, num, want, start=0):
+        """(s, offset) of the first whole record of segment `num` from byte `start` that
+        want(page, boot, s, a, e, at) accepts, or None."""
+        box = [None]
+
+        def fn(p, b, s, a, e, at):
+            if want(p, b, s, a, e, at):
+                box[0] = (s, at)
+                return True
+            return False
+
+        flashlog.scan(self.flash, self._name(num), self._page or bytearray(flashlog.PAGE), fn, start)
+        return box[0]
 
     # -- power-up --------------------------------------------------------------------------------
     def _load_acked(self):
@@ -374,65 +446,73 @@ class Journal:
                     self._acked[int(words[0])] = int(words[1])
 
     def load_step(self):
-        """Read one more segment of what the flash holds (one at a time: each read makes ~16
-        KB of garbage, collected between them). Returns True while more are to be read; once
-        all are, `open_game` is known and the events held are sent at the next `hi`."""
+        """Read one more segment of what the flash holds (one at a time, a collection between
+        them). Returns True while more are to be read; once all are, `open_game` is known, the
+        damage found is in `damaged` and the events held are sent at the next `hi`."""
         todo = self._todo
         if todo:
             num = todo.pop(0)
             name = flashlog.seg_name(num)
-            page = bytearray(SEGMENT)
-            data = memoryview(page)[:self.flash.readinto(name, page)]
-            game = self._game
-            at = 0
-            first = None
-            while True:
-                r = flashlog.read_at(data, at)
-                if r is None:
-                    break
-                boot, s, a, e, at = r
-                if first is None:
-                    first = r
-                if page.find(b'"k":"game"', a, e) >= 0:
-                    game = [[boot, s, s]]
-                elif game is None:
-                    pass
-                elif page.find(b'"k":"end"', a, e) >= 0:
-                    game = None
-                elif page.find(b'"k":"resume"', a, e) >= 0:
-                    game.append([boot, s, s])
-                elif game[-1][0] == boot:
-                    game[-1][2] = s
-            self._game = game
-            if first is None:
+            seg = [num, 0, 0, 0, 0]
+            box = [self._game, seg]
+            end, skipped = flashlog.scan(self.flash, name, self._page, self._loaded_record(box))
+            self._game = box[0]
+            self.damaged += skipped
+            if seg[2] == 0:
                 self.flash.remove(name)      # nothing whole in it
             else:
-                self._segs.append([num, first[0], first[1], s, at])
+                seg[4] = end
+                self._segs.append(seg)
         if todo:
             return True
         if self.loading:
             self.loading = False
+            self._page = None
             if self._game is not None:
                 self.open_game = self._game
                 self.keep_from = (self._game[0][0], self._game[0][1])
             self._game = None
             self._send = self._locate_oldest()
+            for name in self.flash.files(flashlog.DIR):
+                if name != ACKED and flashlog.seg_number(name) < 0 and not name.endswith(".tmp"):
+                    self.odd += 1
         return False
+
+    @staticmethod
+    def _loaded_record(box):
+        """What load_step does with each whole record: box = [the open game's parts, the
+        segment's entry [number, boot, first s, last s, bytes]]."""
+        def fn(page, boot, s, a, e, at):
+            seg = box[1]
+            if seg[2] == 0:
+                seg[1], seg[2] = boot, s
+            seg[3] = s
+            game = box[0]
+            if page.find(b'"k":"game"', a, e) >= 0:
+                box[0] = [[boot, s, s]]
+            elif game is None:
+                pass
+            elif page.find(b'"k":"end"', a, e) >= 0:
+                box[0] = None
+            elif page.find(b'"k":"resume"', a, e) >= 0:
+                game.append([boot, s, s])
+            elif game[-1][0] == boot:
+                game[-1][2] = s
+            return False
+        return fn
 
     def replay(self, parts, apply):
         """Call apply(event) for each event of a game's parts ([[boot, first, last], ...]), in
         order, read back from flash (docs/journal.md, power-up)."""
-        page = bytearray(SEGMENT)
+        page = bytearray(flashlog.PAGE)
         for boot, first, last in parts:
             for num, b, f, top, size in self._segs:
                 if b != boot or top < first or f > last:
                     continue
-                data = memoryview(page)[:self.flash.readinto(flashlog.seg_name(num), page)]
-                at = 0
-                while True:
-                    r = flashlog.read_at(data, at)
-                    if r is None:
-                        break
-                    rb, s, a, e, at = r
+
+                def fn(p, rb, s, a, e, at, first=first, last=last):
                     if first <= s <= last:
-                        apply(json.loads(bytes(data[a:e])))
+                        apply(json.loads(bytes(memoryview(p)[a:e])))
+                    return False
+
+                flashlog.scan(self.flash, flashlog.seg_name(num), page, fn)

@@ -51,7 +51,10 @@ import gc
 gc.disable()
 import hwlink
 from board import loop, pico
-console = loop.Loop(pico.Board())
+hw = pico.Board()
+gc.collect()
+console = loop.Loop(hw)
+gc.collect()
 while True:
     console.run()
     free = gc.mem_free()
