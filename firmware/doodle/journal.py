@@ -70,7 +70,7 @@ class Journal:
         self._game = None  # type: list[list[int]] | None  # ... while the segments are read
         self._named = [0, ""]  # type: list  # _name's: the last segment number and its name
         self._rec = bytearray(RECORD_MAX)  # one record read back
-        self._page = bytearray(flashlog.PAGE)   # segments read through it while loading
+        self._page = bytearray(flashlog.PAGE)  # type: bytearray | None  # segments read through it while loading
         self._top = 0                 # the highest segment number (new ones are numbered after it)
         self._load_acked()
         self._todo = flashlog.segments(self.flash)   # segments still to be read (load_step)
@@ -425,7 +425,7 @@ class Journal:
     def _find(self, num, want, start=0):
         """(s, offset) of the first whole record of segment `num` from byte `start` that
         want(page, boot, s, a, e, at) accepts, or None."""
-        box = [None]
+        box = [None]  # type: list
 
         def fn(p, b, s, a, e, at):
             if want(p, b, s, a, e, at):
