@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -69,6 +70,50 @@ def bench_demo_heap(tmp: Path) -> None:
     print("  stops the game; each game above ran to its end. peak live: the most in use just after a")
     print("  collection (the heap holds the VM's own modules and the virtual Pico's machine, neopixel and")
     print("  random, ~8 KB a Pico does not spend); tests/heap_report.py breaks it down module by module.")
+
+
+def bench_full_journal_power_up(tmp: Path) -> None:
+    """A power-up with a full journal (every segment of the budget held: ~20 2-player games
+    played with no PC) in the VM, 192K and 128K, the PC attached through the shipped link
+    until it has every event: the heap at each collection and the time it took."""
+    import sqlite3
+
+    from doodlebox.runner import LinkThread
+    from doodlebox.virtual.console import BENCH_BOOT, VirtualConsole
+    from test_power_up_vm import fill, on_flash
+
+    heading("firmware heap at a power-up with a full journal (no PC for ~20 games), then the PC takes it all")
+    src = tmp / "full-journal"
+    src.mkdir()
+    fill(src)
+    want = len(on_flash(src))
+    print(f"{'heap':6} {'events':>6} {'stored':>6} {'secs':>5} {'peak live':>10} {'peak alloc':>10} "
+          f"{'collections':>11}")
+    for heap in ("192K", "128K"):
+        folder = tmp / f"full-{heap}"
+        shutil.copytree(src, folder)
+        db = tmp / f"full-{heap}.sqlite3"
+        vc = VirtualConsole(flash_dir=folder, heap=heap, boot=BENCH_BOOT).start()
+        t0 = time.monotonic()
+        n = 0
+        try:
+            link = LinkThread(vc.port, db, on_note=lambda t: None).start()
+            try:
+                while time.monotonic() - t0 < 300 and vc.error is None:
+                    time.sleep(0.5)
+                    if db.exists():
+                        con = sqlite3.connect(db)
+                        n = con.execute("SELECT count(*) FROM events").fetchone()[0]
+                        con.close()
+                        if n >= want:         # every held event
+                            break
+            finally:
+                link.stop()
+        finally:
+            vc.stop()
+        h = vc.heap_use()
+        print(f"{heap:6} {want:>6} {n:>6} {time.monotonic() - t0:>5.0f} {h.get('peak_live', 0):>10} "
+              f"{h.get('peak_alloc', 0):>10} {h['collections']:>11}" + (f"  STOPPED: {vc.error}" if vc.error else ""))
 
 
 def bench_core_events() -> None:
@@ -283,6 +328,7 @@ def main() -> int:
         bench_core_events()
         bench_host_rate(tmp)
         bench_demo_heap(tmp)
+        bench_full_journal_power_up(tmp)
         bench_panel_scores(tmp)
         journal_budget()
     print(f"\nmachine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")

@@ -19,6 +19,12 @@ import table_script  # tests/guest: a scripted game for the firmware core
 TOP = bootnum.TOP
 
 
+@pytest.fixture(autouse=True)
+def same_table():
+    """The scripted table's choices from the same seed in every test, whatever ran before."""
+    table_script._state[0] = 12345
+
+
 def power_up(flash, now=0):
     """The console's power-up on `flash`: the boot number (bootnum), the App, the journal read a
     segment a collection; returns (app, frames sent: [decoded messages])."""

@@ -1,6 +1,7 @@
 # doodlebox Pico board: builds buttons, LED dice, buzzer, e-paper and USB from board/pins.py.
 import binascii
 import random
+import sys
 
 import machine
 import neopixel
@@ -70,6 +71,10 @@ class Board:
         from doodle import bootnum  # only at power-up (RAM); the journal retries an unsaved one
         # the boot's number, saved before it is used (docs/journal.md, "The boot number")
         self.boot, self.boot_saved, self.boot_damaged = bootnum.next_boot(self.flash)
+        sys.modules.pop("doodle.bootnum", None)   # let go (the journal loads it again only to retry)
+        pkg = sys.modules.get("doodle")
+        if pkg is not None and hasattr(pkg, "bootnum"):
+            delattr(pkg, "bootnum")
         self.uid = console_id(self.flash, binascii.hexlify(machine.unique_id()).decode(), self.boot == 1)
         self.rand = rand
 

@@ -48,6 +48,7 @@ class Journal:
         self._segs = []  # type: list[list[int]]  # [number, boot, first s, last s, bytes] per segment, oldest first
         self._acked = {}  # type: dict[int, int]  # boot -> the highest s the PC acknowledged
         self._acked_dirty = False
+        self._prune = False       # journal/acked names a boot with no segment left: written again soon
         self._acked_at = 0
         self._wbuf = bytearray(WBUF)  # records made here, in place: [0, _wdone) written this pump,
         self._wlen = 0           # [_wdone, _wlen) waiting to be written
@@ -201,11 +202,11 @@ class Journal:
             return 0
         if self._wn and (self._urgent or self._wlen >= BLOCK or now - self._wat >= FLUSH_MS):
             self._write()
-        if self._acked_dirty:
+        if self._acked_dirty or self._prune:
             since = now - self._acked_at
             if self._urgent or since >= ACKED_EVERY_MS or (since >= ACKED_MIN_MS and not self._wn and self.held() == 0):
                 self._save_acked(now)
-        elif len(self._segs) > 1 and self._cur != 0 and self._reclaimable():
+        if not self._acked_dirty and len(self._segs) > 1 and self._cur != 0 and self._reclaimable():
             self._reclaim()          # acknowledged, and the acknowledgement on flash: let it go
         self._urgent = False
         n = 0
@@ -317,13 +318,17 @@ class Journal:
         return keep is None or boot < keep[0] or (boot == keep[0] and last < keep[1])
 
     def _reclaim(self):
-        num = self._segs[0][0]
+        num, boot = self._segs[0][0], self._segs[0][1]
         self.flash.remove(flashlog.seg_name(num))
         del self._segs[0]
+        if boot in self._acked and (not self._segs or self._segs[0][1] != boot):
+            self._prune = True       # its boot's last segment: journal/acked names it no more
         if self._cur > 0:
             self._cur -= 1
-        if self._send is not None and self._send[2] == num:
-            self._send = None        # the next record written is the next to send
+        snd = self._send
+        if snd is not None and snd[2] == num:   # it pointed past the end of what was let go
+            nxt = self._segs[0] if self._segs else None
+            self._send = None if nxt is None else [nxt[1], nxt[2], nxt[0], 0]
 
     def _save_acked(self, now):
         """journal/acked: the acknowledgement of each boot that still has a segment, this boot's
@@ -337,7 +342,7 @@ class Journal:
             else:
                 del acked[boot]
         if self.flash.save(ACKED, "".join("%d %d\n" % (b, s) for b, s in acked.items())) is not False:
-            self._acked_dirty = False
+            self._acked_dirty = self._prune = False
         self._acked_at = now
 
     def _read_next(self):
