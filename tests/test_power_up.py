@@ -266,3 +266,33 @@ def test_the_journal_on_a_real_folder_with_a_stray_temp_file_powers_up(tmp_path)
     (tmp_path / "boot.txt.tmp").rmdir()
     got, _ = run(app, 0, 2000)
     assert got[0]["t"] == "hello" and (tmp_path / "boot.txt").read_text() == "2"
+
+
+def test_a_journal_filled_by_short_boots_says_so_and_the_pc_gets_everything_written():
+    # each boot writes segments of its own: 32 power-ups with no PC fill the budget's 32
+    # segments; from then on the events wait in RAM, and the panel says so while they do
+    # (a power cut then loses them: they were never written, never sent)
+    flash = RamFlash()
+    clock = [0]
+    for n in range(journal.BUDGET + 1):
+        app, _ = power_up(flash, clock[0])
+        play_some(app, clock, 3, ack=False)
+        run(app, clock[0], 400, ack=False)
+        assert app.journal.no_room == (n == journal.BUDGET), n
+    assert app.notice == "journal full: connect the PC"
+    written = app.journal.held() - app.journal._wn
+    got, clock[0] = run(app, clock[0], 60000)          # the PC comes: everything written
+    stored = {(m["boot"], m["s"]) for m in got if m["t"] == "ev"}
+    assert len(stored) >= written
+    # every segment is the game's, resumed at each power-up: kept (to resume it) until it
+    # ends; the table can end it (MENU, then ROLL), and then there is room again
+    assert app.journal.no_room and app.game is not None
+    for name in ("MENU", "ROLL"):
+        clock[0] += 150
+        app.button(name, clock[0])
+        if app.collect_wanted:
+            app.collected()
+    assert app.game.over()
+    got, clock[0] = run(app, clock[0], 5000)
+    assert not app.journal.no_room and app.journal.held() == 0
+    assert [m["e"]["k"] for m in got if m["t"] == "ev"][-1] == "end"

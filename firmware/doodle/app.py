@@ -233,13 +233,14 @@ class App:
             if not over and g.over():
                 self._ended()
         j = self.journal
-        if not j.boot_saved and not j.loading:   # said while it lasts: nothing is sent meanwhile
+        if not j.boot_saved and not j.loading:   # nothing is written or sent meanwhile
             j.save_boot(now)
         self._greet()
         j.pump(now, self._tx)
-        if not j.boot_saved and not j.loading:
-            if self.notice != REASONS["boot"]:
-                self.notice = REASONS["boot"]
+        if (not j.boot_saved and not j.loading) or j.no_room:   # said while it lasts
+            said = REASONS["boot" if not j.boot_saved else "full"]
+            if self.notice != said:
+                self.notice = said
                 self.screen_rev += 1
             self._notice_until = now + NOTICE_MS
         if j.write_errors != self._flash_errors:   # the flash refused a write (tried again soon):

@@ -45,6 +45,7 @@ class Journal:
         self.resends = 0
         self._ended = False
         self.write_errors = 0     # writes the flash refused (the records wait in RAM)
+        self.no_room = False      # the budget is full of what the PC has not stored: records wait in RAM
         self._segs = []  # type: list[list[int]]  # [number, boot, first s, last s, bytes] per segment, oldest first
         self._acked = {}  # type: dict[int, int]  # boot -> the highest s the PC acknowledged
         self._acked_dirty = False
@@ -262,6 +263,7 @@ class Journal:
         if cur is None or not k:             # a new segment
             if len(segs) >= BUDGET:
                 if not self._reclaimable():
+                    self.no_room = True      # they wait in RAM until the PC takes some
                     return False
                 self._reclaim()
             num = self._top + 1
@@ -281,6 +283,7 @@ class Journal:
             if cur[4] == 0:
                 self.flash.remove(flashlog.seg_name(cur[0]))
             return False
+        self.no_room = False
         if cur[4] == 0:
             segs.append(cur)
             self._cur = len(segs) - 1
