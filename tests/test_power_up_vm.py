@@ -18,6 +18,7 @@ from doodle.app import App
 from doodlebox.runner import LinkThread
 from doodlebox.virtual.console import VirtualConsole
 from journal_bytes import records
+from test_journal import play
 
 sys.path.insert(0, str(Path(__file__).parent / "guest"))
 import table_script  # tests/guest: a scripted game for the firmware core
@@ -35,21 +36,7 @@ def fill(folder: Path, games: int | None = None) -> int:
     clock = [0]
     n = 0
     while not app.journal.full() and (games is None or n < games):
-        for name in table_script.steps(app, clock, "city", 2, ack=False):
-            clock[0] += 150
-            app.button(name, clock[0])
-            if app.collect_wanted:
-                app.collected()
-            app.tick(clock[0])
-            app.serial_out()
-        for _ in range(4):
-            clock[0] += 300
-            if app.game is None:
-                break
-            app.button("ROLL", clock[0])
-            if app.collect_wanted:
-                app.collected()
-            app.tick(clock[0])
+        play(app, clock, "city", 2, ack=False)
         n += 1
     for _ in range(3):
         clock[0] += journal.FLUSH_MS
