@@ -10,6 +10,10 @@ quick version tests/test_faults.py runs in `make test`.
 
 POWER CUT: `power_cut` below is the place for the console's power cut at random instants over
 whole games, rebooted on the same flash: it runs tests/power_cuts.py.
+
+THE FIRMWARE IN THE VM: "soak" and "power cut (VM)" run the firmware as the virtual console does
+(the 192K MicroPython VM, its flash a folder), so a MemoryError or any firmware exception is
+counted too: tests/vm_faults.py.
 """
 from __future__ import annotations
 
@@ -573,6 +577,24 @@ def power_cut(n: int, rng: random.Random) -> dict | None:
     return fault(n, rng)
 
 
+# -- the firmware in the VM -----------------------------------------------------------------------
+def soak(n: int, rng: random.Random) -> dict:
+    """One power-up of the firmware in the 192K VM, `n` whole games with the PC off, the heap
+    after each; then the shipped LinkThread gets them all (tests/vm_faults.py)."""
+    from vm_faults import fault_soak
+
+    return fault_soak(n, rng)
+
+
+def power_cut_vm(n: int, rng: random.Random) -> dict:
+    """`n` power cuts of the firmware in the 192K VM on a real flash folder, at random instants
+    over whole games, the PC coming and going; MemoryError and any firmware exception counted
+    (tests/vm_faults.py)."""
+    from vm_faults import fault_cuts
+
+    return fault_cuts(n, rng)
+
+
 # -- the suite --------------------------------------------------------------------------------
 # (name, function, how many in `make faults`, how many in --short / make test)
 FAULTS: list[tuple[str, Callable[[int, random.Random], dict | None], int, int]] = [
@@ -585,18 +607,24 @@ FAULTS: list[tuple[str, Callable[[int, random.Random], dict | None], int, int]] 
     ("database full", db_full, 6, 1),
     ("database read-only", db_readonly, 4, 2),
     ("power cut", power_cut, 20, 2),
+    ("soak", soak, 30, 3),
+    ("power cut (VM)", power_cut_vm, 200, 20),
 ]
 
 
 def line(r: dict) -> str:
     """What `make faults` prints for one kind of fault."""
-    head = f"{r['what']}: {r['tried']:,} tried"
+    head = f"{r['what']}: {r['tried']:,} {r.get('unit', 'tried')}"
     if "crashes" in r:
         return (f"{head}, crashes {r['crashes']}, corrupt events accepted {r['corrupt events accepted']} "
                 f"({r['decoded']:,} decoded, {r['stored']:,} events stored, {r['refused']:,} of them as refused, "
                 f"{r['bad']:,} bad frames refused)")
     text = f"{head}, lost {r['lost']}, duplicated {r['duplicated']}"
+    if "MemoryError" in r:      # the firmware in the VM (tests/vm_faults.py)
+        text += f", MemoryError {r['MemoryError']}"
     notes = [f"{r['events']:,} events"]
+    if r.get("exceptions"):
+        notes.append(f"OTHER FIRMWARE EXCEPTIONS {r['exceptions']}")
     if r.get("wrong"):
         notes.append(f"stored wrong {r['wrong']}")
     if "acked_before_stored" in r:
@@ -617,6 +645,7 @@ def failed(r: dict) -> bool:
     if "crashes" in r:
         return bool(r["crashes"] or r["corrupt events accepted"])
     return bool(r["lost"] or r["duplicated"] or r.get("wrong") or r.get("acked_before_stored")
+                or r.get("MemoryError") or r.get("exceptions") or r.get("heap_grows") or r.get("stopped")
                 or r.get("finished") is False or r.get("logger_stayed_up") is False
                 or ("one_line" in r and r["one_line"] != r["tried"]) or r.get("said") == 0)
 

