@@ -238,7 +238,7 @@ def test_bytes_flipped_inside_a_segment_cost_only_their_records_and_are_said():
     # every number is sent (a PC waits for each in turn): the damaged record's as a stand-in
     assert sorted(evs) == list(range(1, made + 1))
     lost = [s for s, e in evs.items() if e == {"k": "lost"}]
-    assert 1 <= len(lost) <= 2 and lost[0] > 1
+    assert len(lost) in (1, 2) and lost[0] > 1         # the damaged record(s), not the first
 
 
 def test_a_segment_cut_short_an_odd_file_and_a_bad_counter_still_power_up():
