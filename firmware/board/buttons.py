@@ -1,16 +1,20 @@
 # doodlebox buttons: polled, debounced push buttons (active low, internal pull-ups).
-DEBOUNCE_MS = 30
-_NONE = ()
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]
+        return x
+
+_DEBOUNCE_MS = const(30)
 
 
 class Buttons:
     """poll(now_ms) returns the names of buttons that went down since the last poll.
 
-    A level must hold for `debounce_ms` before it counts; no interrupts are used.
+    A level must hold for 30 ms (_DEBOUNCE_MS) before it counts; no interrupts are used.
     """
 
-    def __init__(self, pins, debounce_ms=DEBOUNCE_MS):
-        self.debounce_ms = debounce_ms
+    def __init__(self, pins):
         self._pins = pins                   # [(name, machine.Pin)]
         self._stable = [1] * len(pins)      # released
         self._seen = [1] * len(pins)
@@ -23,13 +27,13 @@ class Buttons:
             if level != self._seen[i]:
                 self._seen[i] = level
                 self._since[i] = now
-            elif level != self._stable[i] and now - self._since[i] >= self.debounce_ms:
+            elif level != self._stable[i] and now - self._since[i] >= _DEBOUNCE_MS:
                 self._stable[i] = level
                 if level == 0:
                     if pressed is None:
                         pressed = []
                     pressed.append(name)
-        return pressed or _NONE  # no garbage per loop when nothing was pressed
+        return pressed or ()  # no garbage per loop when nothing was pressed
 
     def held(self, name):
         for i, (n, _pin) in enumerate(self._pins):

@@ -4,24 +4,21 @@
 FACES = (0, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
 # (state -> dim factor in 1/4): off, rolling, lit, taken
 _SCALE = (0, 4, 4, 1)
-WHITE = (1, 1, 1)
-BLUE = (0, 0, 1)
 
 
 class LedDice:
     """show(dice) lights each die's face; dice is [(face, state, is_column_die)]."""
 
-    def __init__(self, strip, dice=7, pips=7, max_level=24, column_colour=BLUE):
+    def __init__(self, strip, dice=7, pips=7, max_level=24):
         self.strip = strip
         self.dice = dice
         self.pips = pips
         self.max_level = max_level
-        self.column_colour = column_colour
 
     def colour(self, state, column):
+        """A lit pip's (r, g, b): the column die blue, the white dice white."""
         level = self.max_level * _SCALE[state] // 4
-        r, g, b = self.column_colour if column else WHITE
-        return (r * level, g * level, b * level)
+        return (0, 0, level) if column else (level, level, level)
 
     def show(self, dice):
         strip = self.strip

@@ -12,7 +12,7 @@
 # drawn white on a black bar (the "!" is not shown).
 #
 # A line starting with "%" is a row of card pictures (Deadly Doodles, docs/console-deadly-puzzle.md)
-# and takes the room of CARD_SLOTS lines: each character one card, a CARD x CARD px room outline
+# and takes the room of _CARD_SLOTS lines: each character one card, a CARD x CARD px room outline
 # from the line's top, CARD_STEP px apart from x=CARD_X. A hex digit is a path segment: a 3 px
 # line from the centre to each open side (its bits: N 1, E 2, S 4, W 8), a dead end (one side)
 # with a square stop at the centre; "X" a Trap (the two diagonals), "+" a Draw 2 (a plus and
@@ -20,22 +20,27 @@
 
 import framebuf
 
-W = 296
-H = 128
-TITLE_CHARS = 18
-LINE_CHARS = 37
-RULE_Y = 17
-BODY_Y = 19
-CARD = 23          # a card picture's side (odd: a centre pixel)
-CARD_STEP = 36     # from one card to the next
-CARD_X = 4         # the first card's left edge
-CARD_SLOTS = 4     # lines a row of cards takes (31 px: the card, a gap, its number)
-_NUMBERS = "0123456789"
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]
+        return x
 
-# 4 bits -> 8 bits, every bit doubled (bit i -> bits 2i and 2i+1)
-_DOUBLE = bytes(
-    sum(((n >> i) & 1) * (3 << (2 * i)) for i in range(4)) for n in range(16)
-)
+_W = const(296)
+_H = const(128)
+_TITLE_CHARS = const(18)
+_LINE_CHARS = const(37)
+_RULE_Y = const(17)
+BODY_Y = const(19)
+CARD = const(23)          # a card picture's side (odd: a centre pixel)
+CARD_STEP = const(36)     # from one card to the next
+CARD_X = const(4)         # the first card's left edge
+_CARD_SLOTS = const(4)    # lines a row of cards takes (31 px: the card, a gap, its number)
+_NUMBERS = const("0123456789")
+
+# 4 bits -> 8 bits, every bit doubled (bit i -> bits 2i and 2i+1):
+# bytes(sum(((n >> i) & 1) * (3 << (2 * i)) for i in range(4)) for n in range(16))
+_DOUBLE = const(b"\x00\x03\x0c\x0f\x30\x33\x3c\x3f\xc0\xc3\xcc\xcf\xf0\xf3\xfc\xff")
 
 
 # A full refresh (~2 s on the panel) clears the ghosts partial ones leave; it is made when the
@@ -51,14 +56,14 @@ class Panel:
     The driver reads that buffer until its refresh is over (board/ssd1680.py), so while it
     is busy new lines wait, the newest only, and tick() draws them when it is free."""
 
-    def __init__(self, driver, width=W, height=H):
+    def __init__(self, driver, width=_W, height=_H):
         self.driver = driver
         self.width = width
         self.height = height
         self.buf = bytearray(width * ((height + 7) // 8))
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
-        self._tbuf = bytearray(TITLE_CHARS * 8)
-        self._tfb = framebuf.FrameBuffer(self._tbuf, TITLE_CHARS * 8, 8, framebuf.MONO_VLSB)
+        self._tbuf = bytearray(_TITLE_CHARS * 8)
+        self._tfb = framebuf.FrameBuffer(self._tbuf, _TITLE_CHARS * 8, 8, framebuf.MONO_VLSB)
         self._last = None  # the newest lines asked for (drawn, or waiting for the driver)
         self._waiting = False  # _last is not drawn yet: the driver was busy
         self._full = False  # the waiting lines want a full refresh
@@ -123,15 +128,15 @@ class Panel:
         body = lines[1:]
         n = 0
         for s in body:
-            n += CARD_SLOTS if str(s).startswith("%") else 1
+            n += _CARD_SLOTS if str(s).startswith("%") else 1
         y = BODY_Y
         h = self.height
         if y + n * 9 <= h + 1:  # the last 1 px gap may fall off the bottom
             pitch = 9
-            fb.hline(0, RULE_Y, self.width, 0)
+            fb.hline(0, _RULE_Y, self.width, 0)
         elif y + n * 8 <= h:
             pitch = 8
-            fb.hline(0, RULE_Y, self.width, 0)
+            fb.hline(0, _RULE_Y, self.width, 0)
         else:  # 14 lines: no rule, lines packed right under the title
             pitch = 8
             y = 16
@@ -141,13 +146,13 @@ class Panel:
             s = str(s)
             if s.startswith("%"):
                 self._cards(s, y)
-                y += CARD_SLOTS * pitch
+                y += _CARD_SLOTS * pitch
                 continue
             if s.startswith("!"):
                 fb.fill_rect(0, y - 1, self.width, pitch, 0)
-                fb.text(s[1:LINE_CHARS + 1], 0, y, 1)
+                fb.text(s[1:_LINE_CHARS + 1], 0, y, 1)
             else:
-                fb.text(s[:LINE_CHARS], 0, y, 0)
+                fb.text(s[:_LINE_CHARS], 0, y, 0)
             y += pitch
 
     def _cards(self, s, y):
@@ -198,7 +203,7 @@ class Panel:
         inv = s.startswith("!")
         if inv:
             s = s[1:]
-        s = s[:TITLE_CHARS]
+        s = s[:_TITLE_CHARS]
         tfb = self._tfb
         tfb.fill(0 if inv else 1)
         tfb.text(s, 0, 0, 1 if inv else 0)

@@ -11,10 +11,10 @@
 # So landscape (x, y) shows at panel (x_p = 127 - y, y_p = x).
 #
 # The panel's built-in (OTP) waveforms are used; no LUT is uploaded:
-#   full refresh:    display update control 2 (0x22) <- UPDATE_FULL 0xF7 (clock+analog on,
+#   full refresh:    display update control 2 (0x22) <- _UPDATE_FULL 0xF7 (clock+analog on,
 #                    load temperature + LUT, display mode 1, analog+clock off); both RAMs,
 #                    black/white (0x24) and red (0x26), get the new image first.
-#   partial refresh: 0x22 <- UPDATE_PARTIAL 0xFF (the same with display mode 2, which
+#   partial refresh: 0x22 <- _UPDATE_PARTIAL 0xFF (the same with display mode 2, which
 #                    compares the new image in the black/white RAM with the previous one in
 #                    the red RAM): black/white RAM <- the new image, refresh, and once BUSY
 #                    is low, red RAM <- the same image again (GxEPD2's way), so the red RAM
@@ -28,7 +28,10 @@
 #
 # Nothing here sleeps: show() only queues; tick(now_ms) runs one small step of a state
 # machine (reset pulse, SW reset, init, RAM writes in chunks, update, BUSY polling with a
-# timeout). Idle tick() is one comparison.
+# timeout). Idle tick() is one comparison. A step keeps its pin and SPI calls few (each is a
+# host call in the virtual console, ~10 between two reads of the buttons): CS stays low from
+# a RAM's first command to its last chunk, the init is sent in two steps, the RAM address in
+# a step of its own.
 
 import time
 from binascii import crc32
@@ -57,8 +60,8 @@ _SET_RAM_X_COUNTER = const(0x4E)
 _SET_RAM_Y_COUNTER = const(0x4F)
 
 # display update control 2 values (the sequence master activation runs)
-UPDATE_FULL = const(0xF7)
-UPDATE_PARTIAL = const(0xFF)
+_UPDATE_FULL = const(0xF7)
+_UPDATE_PARTIAL = const(0xFF)
 
 # states of tick()'s machine
 _IDLE = const(0)
@@ -87,15 +90,16 @@ class SSD1680:
         xend = (height + 7) // 8 - 1  # RAM X byte of the first page (15)
         g = width - 1  # last gate / RAM row (295)
         self._xcnt = bytes((xend,))
-        self._init_seq = (
-            (_DRIVER_OUTPUT_CONTROL, bytes((g & 0xFF, g >> 8, 0))),  # gates, scan normal
-            (_DATA_ENTRY_MODE, b"\x06"),  # X decrement, Y increment, Y first (AM=1)
-            (_SET_RAM_X_WINDOW, bytes((xend, 0))),  # byte 15 -> 0
-            (_SET_RAM_Y_WINDOW, bytes((0, 0, g & 0xFF, g >> 8))),  # row 0 -> 295
-            (_BORDER_WAVEFORM_CONTROL, b"\x05"),  # follow LUT (white)
-            (_DISPLAY_UPDATE_CONTROL_1, b"\x00\x80"),  # normal RAM, source S8..S167
-            (_TEMPERATURE_SENSOR_CONTROL, b"\x80"),  # internal sensor
-        )
+        # the init commands, each as: command, length of its data, the data (one bytes object)
+        self._init_seq = bytes((
+            _DRIVER_OUTPUT_CONTROL, 3, g & 0xFF, g >> 8, 0,  # gates, scan normal
+            _DATA_ENTRY_MODE, 1, 0x06,  # X decrement, Y increment, Y first (AM=1)
+            _SET_RAM_X_WINDOW, 2, xend, 0,  # byte 15 -> 0
+            _SET_RAM_Y_WINDOW, 4, 0, 0, g & 0xFF, g >> 8,  # row 0 -> 295
+            _BORDER_WAVEFORM_CONTROL, 1, 0x05,  # follow LUT (white)
+            _DISPLAY_UPDATE_CONTROL_1, 2, 0x00, 0x80,  # normal RAM, source S8..S167
+            _TEMPERATURE_SENSOR_CONTROL, 1, 0x80,  # internal sensor
+        ))
         self._b1 = bytearray(1)
         # tunables
         self.full_every = 60  # partial refreshes before a forced full one (the panel makes one
@@ -126,7 +130,7 @@ class SSD1680:
         self._crc = 0  # its CRC-32 when the driver began sending it
         self._planes = ()  # type: tuple[int, ...]  # RAMs (_WRITE_RAM_BW/_RED) to fill from _buf
         self._plane = 0
-        self._off = 0
+        self._off = 0  # the init's next command, or the plane's next byte (-1: its RAM's start first)
         self._after = _IDLE  # the state once the planes are written
         cs.value(1)
         rst.value(1)
@@ -165,23 +169,30 @@ class SSD1680:
 
     # -- internals ----------------------------------------------------------------
     def _cmd(self, c, data=None):
-        cs = self._cs
+        """One command on its own: CS low, the command (and its data), CS high."""
+        self._cs.value(0)
+        self._send(c, data)
+        self._cs.value(1)
+
+    def _send(self, c, data=None):
+        """A command byte (DC low), then its data (DC high); CS is low already."""
         dc = self._dc
-        cs.value(0)
         dc.value(0)
         self._b1[0] = c
         self._spi.write(self._b1)
         if data:
             dc.value(1)
             self._spi.write(data)
-        cs.value(1)
 
     def _ram_start(self, ram):
-        """Point the RAM address counters at the window's start (X byte 15, row 0) and open
-        `ram` (_WRITE_RAM_BW or _WRITE_RAM_RED): the data that follows fills it."""
-        self._cmd(_SET_RAM_X_COUNTER, self._xcnt)
-        self._cmd(_SET_RAM_Y_COUNTER, b"\x00\x00")
-        self._cmd(ram)
+        """CS low, the RAM address counters at the window's start (X byte 15, row 0), and
+        `ram` (_WRITE_RAM_BW or _WRITE_RAM_RED) opened: the chunks that follow fill it, CS
+        low until the last (_write)."""
+        self._cs.value(0)
+        self._send(_SET_RAM_X_COUNTER, self._xcnt)
+        self._send(_SET_RAM_Y_COUNTER, b"\x00\x00")
+        self._send(ram)
+        self._dc.value(1)
 
     def _wait(self, now, min_ms, nxt):
         self._t0 = now
@@ -230,7 +241,7 @@ class SSD1680:
             # image, the red RAM keeps the picture now on the panel (rewritten after, _DONE)
             self._planes = (_WRITE_RAM_BW, _WRITE_RAM_RED) if full else (_WRITE_RAM_BW,)
             self._plane = 0
-            self._off = 0
+            self._off = 0 if self._need_init else -1  # the init first (its offset), or a RAM's start
             self._after = _UPDATE
             if self._need_init:
                 self._st = _RST_LOW
@@ -255,16 +266,30 @@ class SSD1680:
             self._cmd(_SW_RESET)  # BUSY high until done
             self._wait(now, self.reset_wait_ms, _INIT)
             return False
-        if st == _INIT:
-            for c, d in self._init_seq:
-                self._cmd(c, d)
+        if st == _INIT:  # the init commands, in two steps: self._off is where the next begins
+            seq = self._init_seq
+            i = self._off
+            self._cs.value(0)
+            for _ in range(4):
+                n = seq[i + 1]
+                self._send(seq[i], memoryview(seq)[i + 2:i + 2 + n])
+                i += 2 + n
+                if i >= len(seq):
+                    break
+            self._cs.value(1)
+            if i < len(seq):
+                self._off = i
+                return False
+            self._off = -1
             self._need_init = False
             self._st = _WRITE
-            return True
+            return False
         if st == _UPDATE:
             full = self._full
-            self._cmd(_DISPLAY_UPDATE_CONTROL_2, bytes((UPDATE_FULL if full else UPDATE_PARTIAL,)))
-            self._cmd(_MASTER_ACTIVATION)
+            self._cs.value(0)
+            self._send(_DISPLAY_UPDATE_CONTROL_2, bytes((_UPDATE_FULL if full else _UPDATE_PARTIAL,)))
+            self._send(_MASTER_ACTIVATION)
+            self._cs.value(1)
             if full:
                 self.full_refreshes += 1
                 self.partials = 0
@@ -285,7 +310,7 @@ class SSD1680:
             elif not self._full:  # red RAM <- the image now on the panel, for the next partial
                 self._planes = (_WRITE_RAM_RED,)
                 self._plane = 0
-                self._off = 0
+                self._off = -1
                 self._after = _END
                 self._st = _WRITE
             return True
@@ -296,19 +321,21 @@ class SSD1680:
         return False
 
     def _write(self):
+        """One step of writing the planes: a RAM's start (a step of its own), or one chunk of
+        it (CS high again after the last)."""
         off = self._off
-        if off == 0:
+        if off < 0:
             self._ram_start(self._planes[self._plane])
+            self._off = 0
+            return False
         n = self.nbytes - off
         if n > self.chunk:
             n = self.chunk
-        self._cs.value(0)
-        self._dc.value(1)
         self._spi.write(memoryview(self._buf)[off:off + n])
-        self._cs.value(1)
         off += n
         if off >= self.nbytes:
-            self._off = 0
+            self._cs.value(1)
+            self._off = -1
             self._plane += 1
             if self._plane >= len(self._planes):
                 self._st = self._after

@@ -621,56 +621,12 @@ class Game:
                     mine = 1
         return owners, mine
 
-    # -- after a power cut ----------------------------------------------------------------
+    # -- after a power cut ---------------------------------------------------------------
     def replay(self, ev):
         """Apply an event this game sent before a power cut (read back from the journal,
         docs/journal.md): the same state as when it was made, nothing sent again. Raises
-        ValueError for an event that does not fit the game as replayed so far."""
-        k = ev["k"]
-        emit = self.emit
-        self.emit = quiet
-        try:
-            if k == "reveal":
-                if self.phase != DEAL or ev["r"] != self.round + 1:
-                    raise ValueError("reveal out of turn")
-                cards = list(ev["cards"])
-                for c in cards:
-                    if not 0 < c < len(self.left) or not self.left[c]:
-                        raise ValueError("card %d is not in the deck" % c)
-                self._begin(cards)
-            elif k == "trap" or k == "draw":
-                if self.phase < CARD or self.phase > TURN or ev["p"] != self.player or ev["r"] != self.round:
-                    raise ValueError(k + " out of turn")
-                i = room_index(ev["room"])
-                self.card = self._number_of(ev, k == "trap")
-                b = self.boards[self.player]
-                b[i] = X if k == "trap" else ends_mask(ev["ends"])
-                self._drawn()
-            elif k == "done":
-                if self.phase < CARD or self.phase > TURN or ev["p"] != self.player:
-                    raise ValueError("done out of turn")
-                self._done()
-            elif k == "tally":
-                if self.phase != TALLY or ev["p"] != self.player:
-                    raise ValueError("tally out of turn")
-                t = self.tallies[self.player]
-                for j in range(8):
-                    t[j] = ev["t"][j]
-                self._tallied()
-            elif k == "end":
-                self.phase = OVER
-                self.ending = ev["why"]
-        finally:
-            self.emit = emit
-            del self.tones[:]
-            self.passed = False
+        ValueError for an event that does not fit the game as replayed so far. The code is
+        doodle/deadly_replay.py, loaded only for a game resumed (RAM)."""
+        from doodle import deadly_replay
 
-    def _number_of(self, ev, trap):
-        """The number of the card an event drew: the first Trap not yet drawn, or its card id."""
-        p = self.player
-        for k in range(1, self.n + 1):
-            if self.drawn(p, k):
-                continue
-            if (self.kind(k) == TRAP) if trap else self.card_id(k) == ev["card"]:
-                return k
-        raise ValueError("no such card to draw")
+        deadly_replay.replay(self, ev)

@@ -1,12 +1,18 @@
 # doodlebox dice: the column die and the white dice of one round, with the tumble animation.
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]
+        return x
 
-ROLL_MS = 600
-TUMBLE_STEP_MS = 80
+_ROLL_MS = const(600)
+_TUMBLE_STEP_MS = const(80)
 
-OFF = 0
-ROLLING = 1
-LIT = 2
-TAKEN = 3
+# a die's state, as App.dice() reports it (board/leds.py dims by it)
+_OFF = const(0)
+_ROLLING = const(1)
+_LIT = const(2)
+_TAKEN = const(3)
 
 
 class Dice:
@@ -16,7 +22,7 @@ class Dice:
         self.rand = rand
         self.count = count
         self.values = [0] * count
-        self.states = [OFF] * count
+        self.states = [_OFF] * count
         self.whites = 0
         self._until = 0
         self._step = 0
@@ -28,8 +34,8 @@ class Dice:
         for i in range(self.count):
             used = i == 0 or i <= self.whites
             self.values[i] = self.rand(6) + 1 if used else 0
-            self.states[i] = ROLLING if used else OFF
-        self._until = now + ROLL_MS
+            self.states[i] = _ROLLING if used else _OFF
+        self._until = now + _ROLL_MS
         self._step = now
         self.rev += 1
         return self.values[0], self.values[1:self.whites + 1]
@@ -42,19 +48,19 @@ class Dice:
         for i in range(self.count):
             used = i <= self.whites
             self.values[i] = (column if i == 0 else whites[i - 1]) if used else 0
-            self.states[i] = (TAKEN if i and taken[i] >= 0 else LIT) if used else OFF
+            self.states[i] = (_TAKEN if i and taken[i] >= 0 else _LIT) if used else _OFF
         self.rev += 1
 
     def rolling(self, now):
         return self._until and now < self._until
 
     def take(self, i):
-        self.states[i] = TAKEN
+        self.states[i] = _TAKEN
         self.rev += 1
 
     def clear(self):
         for i in range(self.count):
-            self.states[i] = OFF
+            self.states[i] = _OFF
             self.values[i] = 0
         self.rev += 1
 
@@ -69,10 +75,10 @@ class Dice:
         if now >= self._until:
             self._until = 0
             for i in range(self.count):
-                if self.states[i] == ROLLING:
-                    self.states[i] = LIT
+                if self.states[i] == _ROLLING:
+                    self.states[i] = _LIT
             self.rev += 1
-        elif now - self._step >= TUMBLE_STEP_MS:
+        elif now - self._step >= _TUMBLE_STEP_MS:
             self._step = now
             self.rev += 1
 
@@ -80,8 +86,8 @@ class Dice:
         """Fill out[i] = [face, state, ...] per die; a rolling die shows a tumbling face."""
         for i in range(self.count):
             st = self.states[i]
-            if st == ROLLING and self._until and now < self._until:
-                face = ((now // TUMBLE_STEP_MS) * 5 + i * 3) % 6 + 1  # animation only, not chance
+            if st == _ROLLING and self._until and now < self._until:
+                face = ((now // _TUMBLE_STEP_MS) * 5 + i * 3) % 6 + 1  # animation only, not chance
             else:
                 face = self.values[i]
             out[i][0] = face

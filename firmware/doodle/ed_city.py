@@ -1,7 +1,6 @@
 # Generated from host/doodlebox/layouts/doodle-city.json by `make firmware-data`; do not edit.
 # Doodle City: the sheet as the console needs it (docs/console.md). Squares row-major.
 EDITION = 'city'
-NAME = 'Doodle City'
 SHORT = 'City'
 SIZE = 5
 JOKERS = True  # 5x5 rules: a 6 frees the row or column; else 6x6: a free pass
@@ -16,7 +15,7 @@ HOUSES = b'\x00\x00\x04\x00\x00\x00\x00\x00\x00\x04\x04\x00\x00\x00\x00\x00\x00\
 CROSSED = b'\x00\x00\x02\x00\x00\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x00\x00\x00'
 FLOORS = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
 START = b'\x03\x05\x01\x04\x02'  # the start square's row in each column
-TRACKS = (('hotel', 2, (3, 4, 5, 6, 7, 8, 9, 10, 12, 15), False), ('shop', 3, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10), False))  # (name, kind, values, shared)
+TRACKS = (('hotel', 2, b'\x03\x04\x05\x06\x07\x08\t\n\x0c\x0f', False), ('shop', 3, b'\x01\x02\x03\x04\x05\x06\x07\x08\t\n', False))  # (name, kind, values, shared)
 BONUSES = (3, 5, 7, 10)
 GROUPS = (((4,), (4,)),)  # (kinds, points of each)
 END = ((2, 15), (3, 10))  # (kind, value): circling it ends the game

@@ -1,7 +1,6 @@
 # Generated from host/doodlebox/layouts/doodle-china-shanghai.json by `make firmware-data`; do not edit.
 # Doodle China: Shanghai: the sheet as the console needs it (docs/console.md). Squares row-major.
 EDITION = 'shanghai'
-NAME = 'Doodle China: Shanghai'
 SHORT = 'Shanghai'
 SIZE = 6
 JOKERS = False  # 5x5 rules: a 6 frees the row or column; else 6x6: a free pass
@@ -16,7 +15,7 @@ HOUSES = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\
 CROSSED = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
 FLOORS = b'\x00\x00\x00\x00\x00\x02\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00'
 START = b'\x04\x02\x06\x01\x05\x03'  # the start square's row in each column
-TRACKS = (('hotel', 2, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18), True), ('skyscraper', 6, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18), True))  # (name, kind, values, shared)
+TRACKS = (('hotel', 2, b'\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12', True), ('skyscraper', 6, b'\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12', True))  # (name, kind, values, shared)
 BONUSES = ()
 GROUPS = (((4,), (3,)), ((5,), (5,)))  # (kinds, points of each)
 END = ((2, 18), (6, 18))  # (kind, value): circling it ends the game

@@ -4,23 +4,31 @@
 # during a game (doodle/app.py). docs/console.md, docs/console-deadly-puzzle.md.
 import json
 
-EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle")
-NAMES = ("Doodle City", "Suzhou", "Sea of Treasures", "Shanghai", "Sea of Monsters", "Deadly Doodles",
-         "Doodle Puzzle")
-SIX_BY_SIX = ("shanghai", "monsters")
-CARD_GAMES = ("deadly", "puzzle")      # played through doodle/<game>.py (no dice)
-SETTINGS = "settings.json"
-PLAYERS = {"D1": 1, "D2": 2, "D3": 3, "D4": 4, "D5": 5, "D6": 6}
-RANGE = {"deadly": (1, 4), "puzzle": (3, 8)}       # players; the dice editions 1..5 (2..5 on 6x6)
-VARIANTS = ("", "behave", "showdown")              # Doodle Puzzle's (rulebook: not both)
-VARIANT_NAMES = ("base", "Behave", "Showdown")
-DEFAULTS = {"map": "a", "rec": "full", "var": "", "subj": "standard"}
+try:
+    from micropython import const
+except ImportError:  # CPython (tests)
+    def const(x):  # type: ignore[misc]
+        return x
+
+# const: no name is kept for these (RAM: a name the lobby interns stays after it is let go)
+_EDITIONS = const(("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle"))
+_NAMES = const(("Doodle City", "Suzhou", "Sea of Treasures", "Shanghai", "Sea of Monsters", "Deadly Doodles",
+                "Doodle Puzzle"))
+_SIX_BY_SIX = const(("shanghai", "monsters"))
+_CARD_GAMES = const(("deadly", "puzzle"))      # played through doodle/<game>.py (no dice)
+_SETTINGS = const("settings.json")
+_VARIANTS = const(("", "behave", "showdown"))  # Doodle Puzzle's (rulebook: not both)
+_VARIANT_NAMES = const(("base", "Behave", "Showdown"))
 
 
 def players_range(ed):
-    if ed in RANGE:
-        return RANGE[ed]
-    return (2, 5) if ed in SIX_BY_SIX else (1, 5)
+    """The players a game takes: Deadly Doodles 1-4, Doodle Puzzle 3-8, the dice editions
+    1-5 (2-5 on 6x6)."""
+    if ed == "deadly":
+        return (1, 4)
+    if ed == "puzzle":
+        return (3, 8)
+    return (2, 5) if ed in _SIX_BY_SIX else (1, 5)
 
 
 def options(app):
@@ -35,7 +43,7 @@ def _fit(app):
     """Players and options that the game chosen allows (R16, R24, P9)."""
     low, high = players_range(app.edition)
     app.players = min(high, max(low, app.players))
-    if app.edition in SIX_BY_SIX or app.edition in CARD_GAMES:
+    if app.edition in _SIX_BY_SIX or app.edition in _CARD_GAMES:
         app.control = False
     if app.edition == "puzzle" and app.players == 8 and app.opts["var"] == "behave":
         app.opts["var"] = ""
@@ -46,15 +54,15 @@ def button(app, name):
     ed = app.edition
     o = app.opts
     if name == "D0":
-        app.edition = EDITIONS[(EDITIONS.index(ed) + 1) % len(EDITIONS)]
+        app.edition = _EDITIONS[(_EDITIONS.index(ed) + 1) % len(_EDITIONS)]
         _fit(app)
-    elif name in PLAYERS:
-        n = PLAYERS[name]
+    elif name in ("D1", "D2", "D3", "D4", "D5", "D6"):
+        n = ord(name[1]) - 48                                # D3: 3 players
         if ed == "puzzle" and n == 6 and app.players >= 6:
             n = app.players + 1 if app.players < 8 else 6      # D6 again: 7, 8, back to 6
         low, high = players_range(ed)
         if n < low or n > high:
-            if ed in CARD_GAMES:
+            if ed in _CARD_GAMES:
                 return ed + "_n"
             return "solo" if n == 1 else None
         if ed == "puzzle" and n == 8 and o["var"] == "behave":
@@ -64,11 +72,11 @@ def button(app, name):
         if ed == "deadly":
             o["map"] = "b" if o["map"] == "a" else "a"
         elif ed == "puzzle":
-            k = (VARIANTS.index(o["var"]) + 1) % len(VARIANTS)
-            if VARIANTS[k] == "behave" and app.players == 8:
+            k = (_VARIANTS.index(o["var"]) + 1) % len(_VARIANTS)
+            if _VARIANTS[k] == "behave" and app.players == 8:
                 k += 1                                       # Behave: 3-7 players
-            o["var"] = VARIANTS[k]
-        elif ed not in SIX_BY_SIX:
+            o["var"] = _VARIANTS[k]
+        elif ed not in _SIX_BY_SIX:
             app.control = not app.control
     elif name == "MENU":
         if ed == "deadly":
@@ -82,13 +90,13 @@ def button(app, name):
 
 def screen(app, link_line):
     ed = app.edition
-    name = NAMES[EDITIONS.index(ed)]
+    name = _NAMES[_EDITIONS.index(ed)]
     o = app.opts
     low, high = players_range(ed)
     lines = [name, "Game: %s   (D0 next)" % name]
     if ed == "puzzle":
         lines.append("Players: %d   (D3-D6, D6 again: 7, 8)" % app.players)
-        lines.append("Variant: %s   (PASS)" % VARIANT_NAMES[VARIANTS.index(o["var"])])
+        lines.append("Variant: %s   (PASS)" % _VARIANT_NAMES[_VARIANTS.index(o["var"])])
         lines.append("Subjects: %s   (MENU)" % o["subj"])
     else:
         lines.append("Players: %d   (D%d-D%d)" % (app.players, low, high))
@@ -96,7 +104,7 @@ def screen(app, link_line):
             lines.append("Map: %s   (PASS)" % o["map"].upper())
             lines.append("Drawings: %s   (MENU)" % ("full" if o["rec"] == "full" else "tallies"))
         else:
-            lines.append("More control: %s" % ("(6x6: always)" if ed in SIX_BY_SIX else (
+            lines.append("More control: %s" % ("(6x6: always)" if ed in _SIX_BY_SIX else (
                 "on   (PASS)" if app.control else "off  (PASS)")))
     lines.append("")
     lines.append("ROLL to start")
@@ -107,12 +115,12 @@ def screen(app, link_line):
 
 def load(app, store):
     """The choice kept on flash, if any (an unreadable file is a fresh console's choice)."""
-    text = store.load(SETTINGS) if store is not None else None
+    text = store.load(_SETTINGS) if store is not None else None
     if not text:
         return
     try:
         s = json.loads(text)
-        if s.get("game") in EDITIONS:
+        if s.get("game") in _EDITIONS:
             app.edition = s["game"]
         if s.get("players") in (1, 2, 3, 4, 5, 6, 7, 8):
             app.players = s["players"]
@@ -122,7 +130,7 @@ def load(app, store):
             o["map"] = s["map"]
         if s.get("rec") in ("full", "tally"):
             o["rec"] = s["rec"]
-        if s.get("var") in VARIANTS:
+        if s.get("var") in _VARIANTS:
             o["var"] = s["var"]
         if s.get("subj") in ("standard", "beginner"):
             o["subj"] = s["subj"]
@@ -137,5 +145,5 @@ def save(app, store):
     o = app.opts
     text = json.dumps({"game": app.edition, "players": app.players, "control": app.control, "map": o["map"],
                        "rec": o["rec"], "var": o["var"], "subj": o["subj"]})
-    if text != store.load(SETTINGS):
-        store.save(SETTINGS, text)
+    if text != store.load(_SETTINGS):
+        store.save(_SETTINGS, text)

@@ -488,56 +488,12 @@ class Game:
         """Apply an event this game sent before a power cut (read back from the journal): the
         same state as when it was made, nothing sent, no tone. A drawing minute the power cut
         is not resumed: the round is back at the timer's start. Raises ValueError for an event
-        that does not fit the game as replayed so far."""
-        k = ev["k"]
-        emit = self.emit
-        self.emit = _quiet
-        ph = self.phase
-        try:
-            if k == "roles":
-                r = ev["roles"]
-                if ph != DEAL or ev["r"] != self.round + 1 or len(r) != self.players:
-                    raise ValueError("roles out of turn")
-                if r.count("S") != 1 or r.count("G") != 1 or r.count("B") != (0 if self.behave else 1) \
-                        or r.count("D") != self.players - (2 if self.behave else 3):
-                    raise ValueError("not a deal")
-                for i in range(self.players):
-                    self.roles[i] = ord(r[i])
-                self._dealt(ev["r"])
-            elif k == "subject":
-                if ph < ROLES or ph > SUBJECT or not 1 <= ev["num"] <= 12 or not 1 <= ev["card"] <= self.cards:
-                    raise ValueError("subject out of turn")
-                if ph == SUBJECT:
-                    self.asides += 1
-                self._subject(ev["num"], ev["card"])
-            elif k == "timer":
-                if ph != SUBJECT:
-                    raise ValueError("timer out of turn")
-                self.phase = PLACE
-                self.placed = 0
-                self._changed()
-            elif k == "place":
-                s = ev["slot"]
-                if ph != PLACE or ev["p"] != self.current() or not 1 <= s <= SLOTS or self.slots[s - 1]:
-                    raise ValueError("place out of turn")
-                self._place(s)
-            elif k == "mischief":
-                if ph < SEAT or ph > DRAW or not 0 <= ev["erase"] <= SLOTS or not 0 <= ev["draw"] <= SLOTS:
-                    raise ValueError("mischief out of turn")
-                self._mischief(ev["erase"], ev["draw"])
-            elif k == "guess":
-                if ph != GUESS:
-                    raise ValueError("guess out of turn")
-                self._guess(ev["res"] == "right")
-            elif k == "challenge":
-                if ph != CHALLENGE or not 0 <= ev["board"] <= SLOTS:
-                    raise ValueError("challenge out of turn")
-                self._challenge(ev["board"])
-            elif k == "end":
-                if ph != OVER:
-                    self._end(ev["why"])
-        finally:
-            self.emit = emit
+        that does not fit the game as replayed so far. The code is doodle/puzzle_replay.py,
+        loaded only for a game resumed (RAM)."""
+        from doodle import puzzle_replay
+
+        puzzle_replay.replay(self, ev)
+
 
 
 def _quiet(ev):

@@ -20,8 +20,7 @@ VALUE = const(6)     # which value to circle: PASS lower, ROLL yes
 OVER = const(7)
 
 # what a refused press returns (rule ids of the PC's engine, docs/protocol.md) besides these
-NOTNOW = "notnow"  # a button that means nothing now: ignored, no tone
-DIE = {"D0": 0, "D1": 1, "D2": 2, "D3": 3, "D4": 4, "D5": 5, "D6": 6}   # a die button's number
+_NOTNOW = const("notnow")  # a button that means nothing now: ignored, no tone
 
 
 class Game:
@@ -81,12 +80,8 @@ class Game:
     def current(self):
         return (self.start_player + self.turn) % self.players
 
-    def _ev(self, fields):
-        """Send an event; its dict is built whole, with "k" and "g" (no growth, no copy)."""
-        self.emit(fields)
-
     def _refuse(self, why, i=0):
-        self._ev({"k": "refuse", "g": self.number, "r": self.round, "p": self.current(), "i": i, "why": why})
+        self.emit({"k": "refuse", "g": self.number, "r": self.round, "p": self.current(), "i": i, "why": why})
         return why
 
     def targets(self, sheet, die):
@@ -171,21 +166,21 @@ class Game:
             if ph == VALUE:
                 self.shown = (self.shown + 1) % len(self.values)
                 return None
-            return NOTNOW
+            return _NOTNOW
         if name == "ROLL":
             if ph == VALUE:
                 return self._finish(self.values[self.shown])
-            return NOTNOW
-        n = DIE.get(name, -1)
-        if n < 0:
-            return NOTNOW
+            return _NOTNOW
+        if len(name) != 2 or name[0] != "D":   # a die button D0..D6: its number
+            return _NOTNOW
+        n = ord(name[1]) - 48
         if ph == CLAIM:
-            return self.take(n) if 1 <= n <= self.whites else NOTNOW
+            return self.take(n) if 1 <= n <= self.whites else _NOTNOW
         if ph == ROW or ph == COL:
             return self.choose(n)
         if ph == PIECE:
             return self.floor() if n == 0 else self.piece(n)
-        return NOTNOW
+        return _NOTNOW
 
     def roll(self, column, whites):
         """ROLL: during setup `column` is the start road's die; otherwise the round's dice."""
@@ -198,13 +193,13 @@ class Game:
                 sheet.pieces[i] = bits
             self._stale = True
             self.version += 1
-            self._ev({"k": "start", "g": self.number, "col": col, "d": column})
+            self.emit({"k": "start", "g": self.number, "col": col, "d": column})
             self.setup_col += 1
             if self.setup_col > ed.SIZE:
                 self.phase = READY
             return None
         if self.phase != READY:
-            return NOTNOW
+            return _NOTNOW
         self.round += 1
         self.turn = 0
         self.column = column
@@ -213,7 +208,7 @@ class Game:
             self.taken[d] = -1
         self.phase = CLAIM
         self.version += 1
-        self._ev({"k": "roll", "g": self.number, "r": self.round, "sp": self.start_player, "c": column,
+        self.emit({"k": "roll", "g": self.number, "r": self.round, "sp": self.start_player, "c": column,
                   "w": list(whites)})
         return None
 
@@ -246,7 +241,7 @@ class Game:
         """A die button read as a row or column number while the square is asked (C1)."""
         size = self.ed.SIZE
         if not 1 <= n <= size:
-            return NOTNOW
+            return _NOTNOW
         if self.phase == ROW:
             mine = [i for i in self.choices if i // size == n - 1]
             if not mine:
@@ -273,13 +268,13 @@ class Game:
         """D0 on a sky scraper (kraken): one more floor (tentacle) instead of a piece (R13)."""
         sheet = self.sheets[self.current()]
         if not sheet.floor_ok(self.square):
-            return self._refuse("third_time", self.die) if self.ed.KINDS[self.square] == SKYSCRAPER else NOTNOW
+            return self._refuse("third_time", self.die) if self.ed.KINDS[self.square] == SKYSCRAPER else _NOTNOW
         return self._finish(0)
 
     def piece(self, face):
         """D1..D6: the piece of that face on the sheet's legend was drawn (C3)."""
         if not 1 <= face <= 6:
-            return NOTNOW
+            return _NOTNOW
         p = self.current()
         sheet = self.sheets[p]
         i = self.square
@@ -316,7 +311,7 @@ class Game:
         else:
             why = "pass"
         self._tree(sheet)
-        self._ev({"k": "tree", "g": self.number, "r": self.round, "p": p, "why": why})
+        self.emit({"k": "tree", "g": self.number, "r": self.round, "p": p, "why": why})
         self._next()
         return None
 
@@ -326,48 +321,17 @@ class Game:
             self._finish(self.values[self.shown])
         if self.phase != OVER:
             self.phase = OVER
-            self._ev({"k": "end", "g": self.number, "r": self.round, "why": "menu", "p": self._totals()})
+            self.emit({"k": "end", "g": self.number, "r": self.round, "why": "menu", "p": self.points()})
 
     # -- after a power cut ---------------------------------------------------------------
     def replay(self, ev):
         """Apply an event this game sent before a power cut (read back from the journal,
         docs/journal.md): the same state as when it was made, nothing sent again. Raises
-        ValueError for an event that does not fit the game as replayed so far."""
-        k = ev["k"]
-        emit = self.emit
-        self.emit = quiet
-        try:
-            if k == "start":
-                if self.phase != SETUP or ev["col"] != self.setup_col:
-                    raise ValueError("start road out of turn")
-                self.roll(ev["d"], ())
-            elif k == "roll":
-                if self.phase != READY or ev["r"] != self.round + 1:
-                    raise ValueError("roll out of turn")
-                self.roll(ev["c"], ev["w"])
-            elif k == "claim":
-                if self.phase < CLAIM or self.phase == OVER or ev["p"] != self.current() \
-                        or self.white[ev["i"]] != ev["d"]:
-                    raise ValueError("claim out of turn")
-                n = self.ed.SIZE
-                i = (ev["row"] - 1) * n + ev["col"] - 1
-                via = ev.get("via")
-                self._clear()
-                self.die = ev["i"]
-                self.square = i
-                self.via = (via[0] - 1) * n + via[1] - 1 if via else -1
-                if "pc" in ev:
-                    self.sheets[self.current()].pieces[i] = SIDES[ev["pc"]]
-                self._finish(ev["v"])
-            elif k == "tree":
-                if self.phase != CLAIM or ev["p"] != self.current():
-                    raise ValueError("tree out of turn")
-                self._tree(self.sheets[self.current()])
-                self._next()
-            elif k == "end":
-                self.phase = OVER
-        finally:
-            self.emit = emit
+        ValueError for an event that does not fit the game as replayed so far. The code is
+        doodle/rounds_replay.py, loaded only for a game resumed (RAM)."""
+        from doodle import rounds_replay
+
+        rounds_replay.replay(self, ev)
 
     # -- the turn, complete ---------------------------------------------------------------
     def _finish(self, v):
@@ -400,7 +364,7 @@ class Game:
             ev["fl"] = 1     # in the room "pc" left
         if v:
             self._circle(p, sheet, kind, v)
-        self._ev(ev)
+        self.emit(ev)
         self._clear()
         self._next()
         return None
@@ -443,14 +407,10 @@ class Game:
             return
         if self.endings:
             self.phase = OVER
-            self._ev({"k": "end", "g": self.number, "r": self.round, "why": self.endings[0], "p": self._totals()})
+            self.emit({"k": "end", "g": self.number, "r": self.round, "why": self.endings[0], "p": self.points()})
             return
         self.start_player = (self.start_player + 1) % self.players
         self.phase = READY
-
-
-    def _totals(self):
-        return self.points()
 
     def points(self):
         """Every player's total now (score.totals), counted again only after a turn."""

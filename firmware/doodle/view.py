@@ -3,6 +3,12 @@
 from doodle import rounds
 from doodle.link import put_ascii, put_int
 
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]
+        return x
+
 # a line is written here, then made a str once (no list of pieces, no joins)
 _W = bytearray(40)
 _WV = memoryview(_W)
@@ -34,8 +40,8 @@ def cap(word):
     return word[:1].upper() + word[1:]  # MicroPython's str has no capitalize()
 
 
-_FACE = (b"-", b"1", b"2", b"3", b"4", b"5", b"6")
-_BY = (b"", b"/P1", b"/P2", b"/P3", b"/P4", b"/P5")
+_FACE = const((b"-", b"1", b"2", b"3", b"4", b"5", b"6"))
+_BY = const((b"", b"/P1", b"/P2", b"/P3", b"/P4", b"/P5"))
 
 
 def _dice(g):

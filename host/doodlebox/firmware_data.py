@@ -69,7 +69,7 @@ def edition_module(path: Path) -> str:
     def b(values) -> str:
         return repr(bytes(values))
 
-    tracks = tuple((t, code[t], tuple(tr.values), tr.shared) for t, tr in lay.tracks.items())
+    tracks = tuple((t, code[t], bytes(tr.values), tr.shared) for t, tr in lay.tracks.items())  # values < 256
     groups = tuple((tuple(code[k] for k in g.kinds), tuple(g.points[k] for k in g.kinds)) for g in lay.groups)
     floor = lay.names.get("floors", "floors")
     words = {w: lay.word(w) for w in WORDS}
@@ -77,7 +77,6 @@ def edition_module(path: Path) -> str:
     lines = [HEADER.format(src=f"host/doodlebox/layouts/{path.name}"),
              f"# {lay.name}: the sheet as the console needs it (docs/console.md). Squares row-major.\n",
              f"EDITION = {lay.edition!r}\n",
-             f"NAME = {lay.name!r}\n",
              f"SHORT = {SHORT.get(lay.edition, lay.edition[:10])!r}\n",
              f"SIZE = {n}\n",
              f"JOKERS = {lay.jokers}  # 5x5 rules: a 6 frees the row or column; else 6x6: a free pass\n",
