@@ -351,6 +351,7 @@ def test_the_panel_says_when_the_flash_refuses_a_write_and_stops_saying_it_after
     """The App shows "flash write failed: not saved" while the flash refuses writes (a player
     must know the game is not being kept), and lets it go NOTICE_MS after the last refusal."""
     from doodle import app as app_module
+    from doodle import reasons
 
     flash = Refusing()
     a = App(lambda n: 0, 1, "c0ffee", flash)
@@ -363,12 +364,12 @@ def test_the_panel_says_when_the_flash_refuses_a_write_and_stops_saying_it_after
     for _ in range(10):
         now += 50
         a.tick(now)
-    assert a.journal.write_errors >= 1 and a.notice == app_module.REASONS["flash"]
+    assert a.journal.write_errors >= 1 and a.notice == reasons.TEXT["flash"]
     flash.refuse = False
     for _ in range(10):
         now += 50
         a.tick(now)
-    assert a.journal.held() == 1 and a.notice == app_module.REASONS["flash"]   # (said for a while yet)
+    assert a.journal.held() == 1 and a.notice == reasons.TEXT["flash"]   # (said for a while yet)
     now += app_module.NOTICE_MS
     a.tick(now)
     assert a.notice == ""

@@ -80,3 +80,16 @@ def test_a_vm_line_fails_on_a_firmware_exception_a_growing_heap_or_a_stopped_run
     for bad in ({"MemoryError": 1}, {"exceptions": 1}, {"heap_grows": True}, {"stopped": True}):
         assert faults.failed(dict(ok, **bad)), bad
     assert "OTHER FIRMWARE EXCEPTIONS 2" in faults.line(dict(ok, exceptions=2))
+
+
+def test_every_game_in_the_128k_vm():
+    """The seven games one after another in one power-up of the firmware in a 128K VM (two
+    thirds of the virtual console's heap; a Pico has 210-240 KB), the PC off, then the PC
+    takes every event: none lost or stored twice, no MemoryError, each game played to its end
+    and valid on the PC."""
+    with vm_faults.compiled_once():
+        r = vm_faults.soak(len(vm_faults.SOAK_GAMES), random.Random(3), heap="128K")
+    assert not faults.failed(r), faults.line(r)
+    assert r["over"] == 7 and r["wrong"] == 0 and r["MemoryError"] == 0, faults.line(r)
+    assert {e for e, _ in vm_faults.SOAK_GAMES} == {"city", "suzhou", "treasures", "shanghai", "monsters",
+                                                    "deadly", "puzzle"}

