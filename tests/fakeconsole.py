@@ -204,8 +204,9 @@ class FakeConsole:
         return not self.held()
 
     # -- what the host stored ------------------------------------------------------------------
-    def check(self, db: Path) -> dict[str, int]:
-        """{"made", "stored", "lost", "duplicated", "wrong"} against the host's database."""
+    def rows(self, db: Path) -> dict[int, dict[int, dict]]:
+        """boot -> s -> event: what the database at `db` holds of this console (nothing when
+        there is no file there)."""
         rows: dict[int, dict[int, dict]] = {}
         if db.exists():
             import json
@@ -215,6 +216,24 @@ class FakeConsole:
                     rows.setdefault(boot, {})[seq] = json.loads(body)
             finally:
                 con.close()
+        return rows
+
+    def acked_not_stored(self, db: Path, since: int = 0) -> int:
+        """Events this console saw acknowledged (and so let go) that the database at `db` does
+        not hold: of the acks from `self.acks[since]` on, each boot's events above the highest
+        acknowledged before them (those went with a file deleted or replaced at `since`)."""
+        rows = self.rows(db)
+        base: dict[int, int] = {}
+        for b, s, _ in self.acks[:since]:
+            base[b] = max(base.get(b, 0), s)
+        top: dict[int, int] = {}
+        for b, s, _ in self.acks[since:]:
+            top[b] = max(top.get(b, 0), s)
+        return sum(1 for b, t in top.items() for s in range(base.get(b, 0) + 1, t + 1) if s not in rows.get(b, {}))
+
+    def check(self, db: Path) -> dict[str, int]:
+        """{"made", "stored", "lost", "duplicated", "wrong"} against the host's database."""
+        rows = self.rows(db)
         out = {"made": 0, "stored": 0, "lost": 0, "duplicated": 0, "wrong": 0}
         for boot, events in self.made.items():
             stored = rows.get(boot, {})

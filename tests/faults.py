@@ -14,6 +14,9 @@ whole games, rebooted on the same flash: it runs tests/power_cuts.py.
 THE FIRMWARE IN THE VM: "soak" and "power cut (VM)" run the firmware as the virtual console does
 (the 192K MicroPython VM, its flash a folder), so a MemoryError or any firmware exception is
 counted too: tests/vm_faults.py.
+
+WHAT WAS ACKNOWLEDGED: the database deleted or replaced, its -shm spoilt, SIGTERM and SIGHUP,
+the console back on a new port: each line says "acknowledged but not stored" (tests/faults_acks.py).
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ for _p in (ROOT / "host", ROOT / "firmware", ROOT / "tests"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
+import faults_acks  # noqa: E402
 from fakeconsole import FakeConsole, game_events  # noqa: E402
 
 
@@ -62,7 +66,8 @@ class Logger:
         # through a pipe (copied to the file by a thread): a file size limit set on the logger
         # (database full) must not stop its output
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, "log", "--port", self.port, "--db", str(self.db), "--wait", "20"],
+            [sys.executable, "-c", code, "log", *(["--port", self.port] if self.port else []), "--db", str(self.db),
+             "--wait", "20"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
             preexec_fn=without_root_powers if self.as_user and os.geteuid() == 0 else None)
         threading.Thread(target=self._copy, args=(self.proc,), daemon=True).start()
@@ -609,12 +614,15 @@ FAULTS: list[tuple[str, Callable[[int, random.Random], dict | None], int, int]] 
     ("power cut", power_cut, 20, 2),
     ("soak", soak, 30, 3),
     ("power cut (VM)", power_cut_vm, 200, 20),
+    *faults_acks.FAULTS,     # the database deleted, replaced, its -shm spoilt; SIGTERM, SIGHUP; a new port
 ]
 
 
 def line(r: dict) -> str:
     """What `make faults` prints for one kind of fault."""
     head = f"{r['what']}: {r['tried']:,} {r.get('unit', 'tried')}"
+    if "acked_not_stored" in r:
+        return faults_acks.line(head, r)
     if "crashes" in r:
         return (f"{head}, crashes {r['crashes']}, corrupt events accepted {r['corrupt events accepted']} "
                 f"({r['decoded']:,} decoded, {r['stored']:,} events stored, {r['refused']:,} of them as refused, "
@@ -642,6 +650,8 @@ def line(r: dict) -> str:
 
 
 def failed(r: dict) -> bool:
+    if "acked_not_stored" in r:
+        return faults_acks.failed(r)
     if "crashes" in r:
         return bool(r["crashes"] or r["corrupt events accepted"])
     return bool(r["lost"] or r["duplicated"] or r.get("wrong") or r.get("acked_before_stored")

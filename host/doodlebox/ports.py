@@ -1,16 +1,128 @@
-"""Finding a doodlebox: a Raspberry Pi Pico running MicroPython shows USB VID 0x2E8A."""
+"""Finding a doodlebox, and finding it again: a Raspberry Pi Pico running MicroPython shows USB
+VID 0x2E8A, PID 0x0005 and its own USB serial number (the board's unique id), whatever device
+name the system gives it (a Pico plugged in again may come back as /dev/ttyACM1).
+
+`Follow` is the console `doodlebox log` follows: known by its USB serial number when it was
+found on USB (or --port names a USB device), else by the uid its first hello said (the
+virtual console, a --port that is no USB device). `where()` says where it is now; `others()`
+the Picos that are not it (announced, not followed)."""
 from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from doodlebox.errors import DoodleboxError
 
 PICO_VID = 0x2E8A
+PICO_PIDS = (0x0005,)      # MicroPython's rp2 port
+
+
+@dataclass(frozen=True)
+class UsbPort:
+    device: str
+    vid: int | None
+    pid: int | None
+    serial: str | None
+    description: str = ""
+
+    def label(self) -> str:
+        return f"{self.device} (USB serial {self.serial})" if self.serial else self.device
+
+
+def comports() -> list[UsbPort]:
+    """Every serial port pyserial lists (serial.tools.list_ports; pseudo-terminals are never listed)."""
+    from serial.tools import list_ports
+
+    return [UsbPort(p.device, p.vid, p.pid, p.serial_number, p.description or "") for p in list_ports.comports()]
+
+
+def is_pico(port: UsbPort) -> bool:
+    return port.vid == PICO_VID and port.pid in PICO_PIDS
+
+
+def find_picos(listed: Callable[[], list[UsbPort]] = comports) -> list[UsbPort]:
+    """The Picos running MicroPython attached now."""
+    return [p for p in listed() if is_pico(p)]
 
 
 def find_pico() -> list[str]:
-    """Device paths of attached Picos (pseudo-terminals are never listed)."""
-    from serial.tools import list_ports
+    """Device paths of attached Picos."""
+    return [p.device for p in find_picos()]
 
-    return [p.device for p in list_ports.comports() if p.vid == PICO_VID]
+
+def _same_device(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+class Follow:
+    """The console one `doodlebox log` follows. `path`: where it was first (found, --port, the
+    virtual console's pty); `serial`: its USB serial number, when it has one (looked up among
+    the ports listed when not given); `locate`: where the virtual console is now (its pty);
+    `listed`: the ports listed (serial.tools.list_ports; a fake in tests)."""
+
+    def __init__(self, path: str, serial: str | None = None, locate: Callable[[], str | None] | None = None,
+                 listed: Callable[[], list[UsbPort]] = comports):
+        self.path = path
+        self.listed = listed
+        self.locate = locate
+        self.uid: str | None = None           # the hello's, once one came
+        self._told: set[tuple[str, str | None]] = set()
+        if serial is None and locate is None:
+            try:
+                serial = next((p.serial for p in self._ports() if p.serial and _same_device(p.device, path)), None)
+            except Exception:
+                serial = None
+        self.serial = serial
+
+    def _ports(self) -> list[UsbPort]:
+        try:
+            return self.listed()
+        except Exception:      # a port list that cannot be read: as if nothing were attached
+            return []
+
+    @property
+    def by(self) -> str:
+        """What the console is known by: "serial" (its USB serial number) or "uid" (its hello's)."""
+        return "serial" if self.serial else "uid"
+
+    def where(self) -> str | None:
+        """The device the console is on now (None: not attached): the port listed with its USB
+        serial number; for a console without one, where the virtual console is, or its path."""
+        if self.serial:
+            found = [p.device for p in self._ports() if p.serial == self.serial and is_pico(p)]
+            found = found or [p.device for p in self._ports() if p.serial == self.serial]
+            if found:
+                self.path = found[0]
+                return found[0]
+            return None
+        if self.locate is not None:
+            now = self.locate()
+            if now:
+                self.path = now
+            return now
+        return self.path if os.path.exists(self.path) else None
+
+    def expect_uid(self) -> str | None:
+        """The uid a hello must say to be this console: for a console known by its uid, once its
+        first hello came (a console known by its USB serial number is it whatever its uid: a
+        wiped flash gives the same board a new uid, docs/protocol.md)."""
+        return self.uid if self.by == "uid" else None
+
+    def others(self) -> list[UsbPort]:
+        """Picos attached that are not this console and were not told of before (each told once
+        while it stays attached; pulled and plugged in again, it is told again)."""
+        here = self.path
+        now = [p for p in find_picos(self._ports)
+               if not (p.serial == self.serial if self.serial else _same_device(p.device, here))]
+        keys = {(p.device, p.serial) for p in now}
+        self._told &= keys
+        new = [p for p in now if (p.device, p.serial) not in self._told]
+        self._told |= {(p.device, p.serial) for p in new}
+        return new
 
 
 def open_port(path: str, timeout: float = 0.05):

@@ -2,9 +2,12 @@
 verdict on each game (livegame.py) is worked out in a thread of its own and goes to the console
 as `score`, so validation never holds up an acknowledgement.
 
-The link never dies silently: a port that goes away is waited for; the database locked or full
-is retried by the session; anything else that goes wrong is a note and a new session, and when
-it keeps going wrong (or the database cannot be used at all) `error` says so in one line and the
+The link never dies silently: a port that goes away is waited for, the console found again by
+who it is, not where it was (ports.Follow: its USB serial number, or its hello's uid), under
+any device name, and said when it is back; another console plugged in is said once and not
+followed. The database locked or full is retried by the session; anything else that goes
+wrong is a note and a new session, and when it keeps going wrong (or the database cannot be
+used at all: read-only, deleted or replaced under it) `error` says so in one line and the
 thread ends (`doodlebox log` exits with it)."""
 from __future__ import annotations
 
@@ -16,15 +19,17 @@ from collections.abc import Callable
 import serial
 
 from doodlebox.console_record import ConsoleLogError
-from doodlebox.link.session import RETRY_FIRST, RETRY_MAX, Console, HostLink, LinkError
+from doodlebox.link.session import RETRY_FIRST, RETRY_MAX, Console, HostLink, LinkError, OtherConsole
 from doodlebox.livegame import SCORED, LiveGames, Verdict
-from doodlebox.ports import open_port
+from doodlebox.ports import Follow, open_port
 from doodlebox.store import Store, StoreError
 
 STORE_TIMEOUT = 0.5     # s: SQLite's own wait for a lock, before the session's retries take over
 FAILURES_MAX = 3        # unexpected failures within FAILURES_WINDOW s: the link gives up ...
 FAILURES_WINDOW = 60.0  # ... with one line, instead of trying again
 BURST_GAP = 0.1         # s: a game whose events come faster than validation is validated this often
+LOOK_EVERY = 1.0        # s: while the console is away, where it is looked for this often
+OTHERS_EVERY = 2.0      # s: while connected, the ports listed this often for another console
 
 
 class LinkThread:
@@ -34,8 +39,11 @@ class LinkThread:
     the link has stopped for good (the thread has ended)."""
 
     def __init__(self, port_path: str, db_path, on_note=print, handshake_timeout: float = 10.0,
-                 on_verdict: Callable[[Verdict], None] | None = None):
+                 on_verdict: Callable[[Verdict], None] | None = None, follow: Follow | None = None):
+        """`follow`: the console followed (default: the one at `port_path`, known by its USB
+        serial number when the ports listed give it one, else by its first hello's uid)."""
         self.port_path = port_path
+        self.follow = follow if follow is not None else Follow(port_path)
         self.db_path = db_path
         self.on_note = on_note
         self.on_verdict = on_verdict
@@ -45,6 +53,8 @@ class LinkThread:
         self.error: str | None = None
         self.link: HostLink | None = None
         self.failures: list[float] = []
+        self.sessions = 0                      # handshakes made
+        self._other_uids: set[tuple[str, str | None]] = set()   # (uid, path) of other consoles told of
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="host-link", daemon=True)
@@ -91,20 +101,31 @@ class LinkThread:
             port.close()
             return
         self._checker.start()
+        path: str | None = self.port_path
         try:
             while not self._stop.is_set():
                 if port is None:
+                    self._others()
+                    path = self.follow.where()
                     try:
-                        port = open_port(self.port_path)
+                        if path is None:
+                            raise OSError("not attached")
+                        port = open_port(path)
                     except OSError:
-                        time.sleep(1.0)  # unplugged: wait for it to come back
+                        self._stop.wait(LOOK_EVERY)  # unplugged: wait for it to come back
                         continue
                 try:
-                    self._session(port, store)
+                    self._session(port, store, str(path))
                 except (serial.SerialException, OSError) as exc:
                     self.on_note(f"the console went away ({exc}); every acknowledged event is stored. "
-                                 "Waiting for it...")
-                    time.sleep(1.0)
+                                 f"Waiting for it ({self._known_by()}, on any port)...")
+                    self._stop.wait(LOOK_EVERY)
+                except OtherConsole as exc:
+                    if (exc.uid, path) not in self._other_uids:
+                        self._other_uids.add((exc.uid, path))
+                        self.on_note(f"another console, {exc.uid}, on {path}: not followed (this doodlebox log "
+                                     f"follows console {self.follow.uid}; nothing of it is stored)")
+                    self._stop.wait(LOOK_EVERY)
                 except LinkError as exc:
                     self._fail(str(exc))
                     return
@@ -129,6 +150,16 @@ class LinkThread:
         finally:
             store.close()
 
+    def _known_by(self) -> str:
+        f = self.follow
+        return f"USB serial {f.serial}" if f.serial else f"console {f.uid}" if f.uid else "the console"
+
+    def _others(self) -> None:
+        """Another Pico plugged in: said once, not followed (one console per doodlebox log)."""
+        for other in self.follow.others():
+            self.on_note(f"another console on {other.label()}: not followed (this doodlebox log follows "
+                         f"{self._known_by()}; `doodlebox log --port {other.device}` would log it)")
+
     def _open_store(self) -> Store | None:
         """The database, waited for (with back-off) while another program has it locked."""
         wait, said = RETRY_FIRST, False
@@ -146,12 +177,25 @@ class LinkThread:
                 return None
             wait = min(wait * 2, RETRY_MAX)
 
-    def _session(self, port, store: Store) -> None:
-        self.link = HostLink(port, store, on_event=self._stored, on_note=self.on_note, stopping=self._stop.is_set)
-        self.link.handshake(self.handshake_timeout)
+    def _session(self, port, store: Store, path: str) -> None:
+        follow = self.follow
+        self.link = HostLink(port, store, on_event=self._stored, on_note=self.on_note, stopping=self._stop.is_set,
+                             expect_uid=follow.expect_uid())
+        console = self.link.handshake(self.handshake_timeout)
+        if self.sessions and follow.uid == console.uid:
+            self.on_note(f"console {console.uid} back on {path}")
+        elif self.sessions:
+            self.on_note(f"console {console.uid} on {path}: the same board (USB serial {follow.serial}) with a new "
+                         f"uid, was {follow.uid} (its flash was wiped?); followed")
+        follow.uid = console.uid
+        self.sessions += 1
         self._ready.set()
+        looked = time.monotonic() - OTHERS_EVERY     # the first look at once
         while not self._stop.is_set():
             self.link.poll()     # waits up to the port's timeout for a byte, no longer
+            if time.monotonic() - looked >= OTHERS_EVERY:
+                looked = time.monotonic()
+                self._others()
 
     def _stored(self, console: Console, boot: int, seq: int, event: dict) -> None:
         """After an event is committed and acknowledged: the event to `events`; its game to the

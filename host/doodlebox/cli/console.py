@@ -46,41 +46,92 @@ def wav_said(vc) -> None:
     print(f"wav: {w.path}: {w.seconds:.1f} s, {w.notes} note(s)" + (f"; {w.error}" if w.error else ""), flush=True)
 
 
-def log(args: argparse.Namespace) -> int:
-    """With --web PORT, the page (cli/web.py) too: its port taken before anything starts."""
-    web = None
-    if args.web is not None:
-        from doodlebox.cli.web import start_web
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, n))
 
-        web = start_web(database(args), args.web, "--web")
+
+class Signalled(BaseException):
+    """SIGTERM, SIGHUP or SIGQUIT (a service manager stopping `doodlebox log`, the terminal
+    closed): raised in the main thread as Ctrl-C raises KeyboardInterrupt, so the logger ends
+    the same way: the link stops reading, commits and acknowledges what it read, the summary
+    line is printed, and the exit code is 128 + the signal's number."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _StopOnSignals:
+    """The handlers of STOP_SIGNALS while `log` runs (main thread only): the first signal raises
+    Signalled, a second one while stopping is ignored; the previous handlers put back after."""
+
+    def __init__(self) -> None:
+        self._before: dict[int, object] = {}
+        self._got = False
+
+    def _handler(self, signum: int, frame) -> None:
+        if not self._got:
+            self._got = True
+            raise Signalled(signum)
+
+    def __enter__(self) -> _StopOnSignals:
+        if threading.current_thread() is threading.main_thread():
+            for sig in STOP_SIGNALS:
+                self._before[sig] = signal.signal(sig, self._handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, before in self._before.items():
+            signal.signal(sig, before)   # type: ignore[arg-type]
+
+
+def log(args: argparse.Namespace) -> int:
+    """With --web PORT, the page (cli/web.py) too: its port taken before anything starts.
+    SIGTERM, SIGHUP and SIGQUIT end it as Ctrl-C does (Signalled), with exit code 128 + n."""
+    web = None
     try:
-        return _log(args, web)
-    finally:
-        if web is not None:
-            web.stop()
+        with _StopOnSignals():
+            if args.web is not None:
+                from doodlebox.cli.web import start_web
+
+                web = start_web(database(args), args.web, "--web")
+            try:
+                return _log(args, web)
+            finally:
+                if web is not None:
+                    web.stop()
+    except Signalled as sig:
+        print(f"stopped by {signal.Signals(sig.signum).name}", file=sys.stderr, flush=True)
+        return 128 + sig.signum
 
 
 def _log(args: argparse.Namespace, web) -> int:
     from doodlebox.live import describe
     from doodlebox.livegame import Verdict, verdict_lines
-    from doodlebox.ports import find_pico
+    from doodlebox.ports import Follow, find_picos
     from doodlebox.runner import LinkThread
 
     vc = None
     port = args.port
     if port is None:
-        found = find_pico()
+        found = find_picos()
         if len(found) > 1:
-            raise InputError(f"several Picos attached ({', '.join(found)}): choose one with --port")
+            raise InputError(f"several Picos attached ({', '.join(p.device for p in found)}): choose one with "
+                             "--port")
         if found:
-            port = found[0]
-            print(f"console: Pico on {port}")
+            port = found[0].device
+            follow = Follow(port, serial=found[0].serial)
+            print(f"console: Pico on {found[0].label()}")
         else:
             seed = args.seed if args.seed is not None else int(time.time())
             vc = start_virtual("cpython" if args.cpython else "vm", seed, paths.data_dir() / "virtual-flash",
                                wav=args.wav)
             port = vc.port
+            follow = Follow(port, locate=lambda: vc.port if vc.running else None)
             print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
+    else:
+        follow = Follow(port)
+        if follow.serial:
+            print(f"console: {port} (USB serial {follow.serial}: followed to any port it comes back on)")
     if web is not None:
         web.live.vc = vc
         print(f"web: {web.url}" + ("  (the virtual console's dice and buttons too)" if vc is not None else ""),
@@ -92,7 +143,7 @@ def _log(args: argparse.Namespace, web) -> int:
     if hasattr(signal, "SIGXFSZ"):   # a file size limit (ulimit -f): a write error to report, not a kill
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     link = LinkThread(port, db, on_note=lambda t: say(f"  note: {t}"), handshake_timeout=args.wait,
-                      on_verdict=lambda v: link.events.put(v)).start()   # printed after its event
+                      on_verdict=lambda v: link.events.put(v), follow=follow).start()   # printed after its event
     if web is not None:
         web.live.link = link
     try:

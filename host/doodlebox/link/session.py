@@ -4,7 +4,8 @@
 What one read brings is handled as a batch: its events are committed in one transaction, then
 each boot gets one `ack` of the highest event committed (and a `nak` where a gap was seen).
 While the database is locked or full the batch is retried with back-off, and nothing of it is
-acknowledged until it is committed."""
+acknowledged until it is committed. Every ack follows Store.check_file() (append_many makes it
+after its commit; the keepalive before it sends): no ack for a database deleted or replaced."""
 from __future__ import annotations
 
 import threading
@@ -28,6 +29,15 @@ REMIND_EVERY = 60.0     # s: while it lasts, say so again this often
 
 class LinkError(DoodleboxError):
     """A problem a person can act on; printed as one line."""
+
+
+class OtherConsole(Exception):
+    """A hello of another console than the one followed (HostLink.expect_uid): nothing of it is
+    stored or acknowledged."""
+
+    def __init__(self, uid: str):
+        super().__init__(uid)
+        self.uid = uid
 
 
 class Stopped(Exception):
@@ -55,6 +65,7 @@ class HostLink:
     on_note: Callable[[str], None] = lambda text: None
     stopping: Callable[[], bool] = lambda: False
     console: Console | None = None
+    expect_uid: str | None = None        # a hello of another uid: OtherConsole (doodlebox log follows one)
     counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0,
                                                   "refused": 0, "retries": 0})
 
@@ -154,6 +165,7 @@ class HostLink:
         console = self.console
         if console is None or time.monotonic() - self._sent_at < KEEPALIVE:
             return
+        self.store.check_file()      # an ack says "stored in the file you named": still that file?
         s = self.last_ack.get(console.boot)
         if s is None:
             try:
@@ -209,6 +221,8 @@ class HostLink:
             self.on_note(f"unexpected message type {t!r}")
 
     def _hello(self, msg: dict) -> None:
+        if self.expect_uid is not None and msg["uid"] != self.expect_uid:
+            raise OtherConsole(msg["uid"])
         boot, first, nxt = msg["boot"], msg["first"], msg["next"]
         held = [(b, f, n) for b, f, n in msg["held"] if b != boot] + [(boot, first, nxt)]
         said = self._retrying(lambda: self.store.hello(msg["uid"], msg["fw"], held), "recording the hello")

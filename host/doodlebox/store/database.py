@@ -1,7 +1,13 @@
 """The Store: one SQLite file opened (created or upgraded: store/schema.py), events appended as
 the link takes them (hello, append_many: the next expected of each stream, in one
 transaction), games derived from them, and what is read back: the games, one game's log
-(GameLog), its record with its names, the PC's outcome of it, imported records."""
+(GameLog), its record with its names, the PC's outcome of it, imported records.
+
+The store knows the file it holds: every commit is followed by `check_file()` (the path the
+user named still names the file opened, and it can still be written), so nothing a commit
+returns, and nothing the link acknowledges, is in a file deleted or replaced meanwhile. The
+journal is SQLite's rollback journal, not WAL: no -shm file, so no shared memory mapped, and no
+SIGBUS when something truncates or spoils it (docs/stored-games.md, "The database file")."""
 from __future__ import annotations
 
 import json
@@ -18,6 +24,7 @@ from doodlebox.store.outcome import Outcome, outcome_of
 from doodlebox.store.schema import IMPORTED, SCHEMA_VERSION, check, upgrade
 
 NAME_LENGTH = 24     # at most, in characters (the sheets and the panel have room for it)
+JOURNAL_MODE = "DELETE"   # SQLite's rollback journal: no -shm mapped (docs/stored-games.md, "The database file")
 
 
 class NoGame(InputError):
@@ -34,6 +41,7 @@ class Store:
         for the commands that only read (a file nobody may write can still be listed)."""
         self.path = Path(path)
         self.readonly = readonly
+        self.identity: tuple[int, int] | None = None     # (st_dev, st_ino) of the file opened for writing
         self.db = self._connect(timeout)
         self._outcomes: dict[tuple, Outcome] = {}     # (game id, events, state) -> its replay's outcome
 
@@ -49,13 +57,16 @@ class Store:
         db = None
         try:
             db = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
+            self.identity = _identity(path)       # the file SQLite has just opened
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             version = db.execute("PRAGMA user_version").fetchone()[0]
             check(path, version, tables)
-            db.execute("PRAGMA journal_mode=WAL")
+            _rollback_journal(path, db)
+            db.execute("PRAGMA mmap_size=0")
             db.execute("PRAGMA synchronous=FULL")
             if version < SCHEMA_VERSION:
                 upgrade(db, version, tables)
+            self.check_file()
         except sqlite3.Error as exc:
             if db is not None:
                 db.close()
@@ -64,6 +75,10 @@ class Store:
             if db is not None:
                 db.close()
             raise
+        except OSError as exc:     # the file gone the moment it was opened
+            if db is not None:
+                db.close()
+            raise problem(path, exc, "opening it") from None
         return db
 
     def _may_write(self) -> None:
@@ -71,7 +86,10 @@ class Store:
         reading only, and make its -wal and -shm files as read-only as the file itself, so that
         the database stays read-only after the file is made writable again."""
         path = self.path
-        for f in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        wal = Path(f"{path}-wal")
+        # the -shm counts only for a file in WAL mode (SQLite opens a file with a -wal in WAL mode)
+        shm = (Path(f"{path}-shm"),) if wal.exists() or _wal_header(path) else ()
+        for f in (path, wal, *shm):
             if f.exists() and not os.access(f, os.R_OK | os.W_OK):
                 raise StoreError(f"{path}: read-only: this user may not write {f}", "readonly")
         if not os.access(path.parent, os.W_OK | os.X_OK):
@@ -81,9 +99,12 @@ class Store:
     def _connect_readonly(self, timeout: float) -> sqlite3.Connection:
         path = self.path
         last: BaseException | None = None
-        # without a -wal file every row is in the file itself: read it as it is (immutable), and
-        # make no -shm or -wal next to it, which would be as read-only as the file
-        modes = ("ro",) if Path(f"{path}-wal").exists() else ("ro&immutable=1", "ro")
+        # a file of an earlier doodlebox in WAL mode without a -wal file has every row in the file
+        # itself: read it as it is (immutable), and make no -shm or -wal next to it, which would be
+        # as read-only as the file. A file in the rollback journal's mode is read as it is written
+        # (a `doodlebox log` may be storing into it meanwhile), which makes no file next to it
+        immutable = _wal_header(path) and not Path(f"{path}-wal").exists()
+        modes = ("ro&immutable=1", "ro") if immutable else ("ro",)
         for mode in modes:
             db = None
             try:
@@ -110,6 +131,34 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    def check_file(self) -> None:
+        """StoreError unless the path the user named still names the file this store opened
+        (the same st_dev and st_ino: not deleted, not replaced by another file) and this user
+        may still write it and its folder (SQLite makes its -journal there at every commit).
+        Called after every commit, and by the link before each `ack`."""
+        if self.readonly or self.identity is None:
+            return
+        path = self.path
+        try:
+            now = _identity(path)
+        except FileNotFoundError:
+            raise StoreError(f"{path}: the database was deleted while doodlebox was storing into it: nothing more "
+                             "is acknowledged (the console keeps its events for the next doodlebox log)",
+                             "deleted") from None
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot be looked at ({exc.strerror or exc}): nothing more is acknowledged",
+                             "io") from None
+        if now != self.identity:
+            raise StoreError(f"{path}: the database was replaced by another file while doodlebox was storing into "
+                             "it: nothing more is acknowledged (the console keeps its events for the next "
+                             "doodlebox log)", "replaced")
+        if not os.access(path, os.W_OK):
+            raise StoreError(f"{path}: read-only: this user may no longer write {path}: nothing more is "
+                             "acknowledged", "readonly")
+        if not os.access(path.parent, os.W_OK | os.X_OK):
+            raise StoreError(f"{path}: read-only: this user may no longer write its folder {path.parent} (SQLite "
+                             "keeps its -journal there): nothing more is acknowledged", "readonly")
 
     # -- writing -----------------------------------------------------------------------
     def hello(self, uid: str, fw: str, held: Iterable[tuple[int, int, int]]) -> Hello:
@@ -469,13 +518,40 @@ class Store:
         return rows[0][0] if rows else 1
 
 
+def _identity(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+def _rollback_journal(path: Path, db: sqlite3.Connection) -> None:
+    """Put the file in the rollback journal's mode. A WAL file of an earlier doodlebox is
+    checkpointed into the file and its -wal and -shm removed; SQLite does that only while no
+    other connection has it open, else it is "locked" (and `doodlebox log` waits)."""
+    mode = db.execute(f"PRAGMA journal_mode={JOURNAL_MODE}").fetchone()[0]
+    if str(mode).lower() != JOURNAL_MODE.lower():
+        raise StoreError(f"{path}: the database is locked by another program while opening it (a file in {mode} "
+                         "mode, which doodlebox turns into its rollback journal's mode only while no other "
+                         "program has it open)", "locked")
+
+
+def _wal_header(path: Path) -> bool:
+    """The file says it is in WAL mode (its header's read and write versions are 2)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    return len(head) == 20 and head[18] == 2
+
+
 def _canonical(data: dict) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error; an sqlite3 error becomes the
-    store's StoreError (locked, full, read-only, ...)."""
+    """BEGIN IMMEDIATE ... COMMIT, then Store.check_file(); or ROLLBACK on any error. An sqlite3
+    error becomes the store's StoreError (locked, full, read-only, ...), or, when the file was
+    deleted or replaced meanwhile (SQLite says SQLITE_READONLY_DBMOVED), check_file()'s."""
 
     def __init__(self, store: Store, doing: str):
         self.store = store
@@ -485,6 +561,7 @@ class _Transaction:
         try:
             self.store.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
+            self.store.check_file()
             raise problem(self.store.path, exc, self.doing) from None
         return self
 
@@ -493,13 +570,16 @@ class _Transaction:
         if exc_type is None:
             try:
                 db.execute("COMMIT")
-                return
             except sqlite3.Error as failed:
                 exc = failed
+            else:
+                self.store.check_file()     # committed, and in the file at the path
+                return
         if db.in_transaction:
             try:
                 db.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
         if isinstance(exc, sqlite3.Error):
+            self.store.check_file()
             raise problem(self.store.path, exc, self.doing) from None
