@@ -163,7 +163,7 @@ def test_a_paused_minute_is_the_time_it_ran():  # P12
         "start_ms": 120400, "end_ms": 184410}                       # a 0 is not written
     for bad, what in (({"paused_ms": -1}, "rounds[0].timer.paused_ms: -1 is not a time"),
                       ({"paused_ms": "4s"}, "rounds[0].timer.paused_ms: '4s' is not a whole number"),
-                      ({"pause": 3}, "rounds[0].timer: is not")):
+                      ({"pause": 3}, 'rounds[0].timer.pause: unknown field "pause"')):
         data["rounds"][0]["timer"] = dict(timer, **bad)
         with pytest.raises(RecordError, match=re.escape(what)):
             record.parse(data, "t.json")

@@ -3,9 +3,10 @@ places, a violation and a replay, a score tally, a history that clones share, re
 record's JSON and the checks a record reader makes, and violations for a person."""
 from __future__ import annotations
 
+import difflib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,25 @@ class History:
         return out
 
 
+KnownFields = dict[str, tuple[str, ...]]
+"""The fields each object of a record may have, by where such objects are: "" the top level,
+"rounds[]" each round, "rounds[].turns[]" each turn of each round. Every game declares its own
+once, next to its parser (rules/*/record.py: FIELDS); the parser refuses any other field
+(Reader.refuse_unknown), and tests/test_record_fields.py checks that docs/records.md lists
+exactly these."""
+
+
+def unknown_field(key: Any, known: Collection[str], where: str = "") -> str:
+    """What is wrong with a field `key` of the object at `where` ("" the top level), which may
+    have only the fields `known`: the key, the place, the nearest known name, all of them."""
+    key = key if isinstance(key, str) else repr(key)
+    shown = json.dumps(key if len(key) <= 40 else key[:40] + "...", ensure_ascii=False)
+    near = difflib.get_close_matches(key, list(known), n=1) if len(key) <= 40 else []
+    hint = f"did you mean \"{near[0]}\"? " if near else ""
+    return (f"unknown field {shown} {'in ' + where if where else 'at the top level'} "
+            f"({hint}known: {', '.join(known)})")
+
+
 class Reader:
     """The checks every record reader makes; each failure is a RecordError with the place."""
 
@@ -106,6 +126,13 @@ class Reader:
         if low is not None and high is not None and not low <= v <= high:
             raise self.bad(where, f"{v} is not between {low} and {high}")
         return v
+
+    def refuse_unknown(self, obj: dict, known: Collection[str], where: str = "") -> None:
+        """RecordError for the first field of `obj` (the object at `where`, "" the top level) that
+        is not one of `known`: "source: where.key: unknown field "key" in where (...)"."""
+        for k in obj:
+            if k not in known:
+                raise self.bad(f"{where}.{k}" if where else k, unknown_field(k, known, where))
 
     def objects(self, v: Any, where: str) -> Iterator[tuple[str, dict]]:
         """(place, object) for each item of a list that must hold objects."""

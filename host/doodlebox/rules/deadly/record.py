@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from doodlebox.rules.common import FORMAT, Reader, RecordError, Replay, Violation, load_json
+from doodlebox.rules.common import FORMAT, KnownFields, Reader, RecordError, Replay, Violation, load_json
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import maps
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck, kind_key
@@ -27,8 +27,14 @@ from doodlebox.rules.deadly.tallies import FIELDS as TALLY_FIELDS
 from doodlebox.rules.deadly.tallies import Counts, problems
 
 EDITION = "deadly"
-FIELDS = ("format", "edition", "map", "deck", "seed", "players", "rounds", "tallies")
-ROUND_FIELDS = ("revealed", "drawings", "unfinished")
+# Every field each object of a Deadly Doodles record may have (docs/records.md, "Every field");
+# any other is refused. The map and deck objects are data files with their own checkers.
+FIELDS: KnownFields = {
+    "": ("format", "edition", "map", "deck", "seed", "players", "rounds", "tallies"),
+    "rounds[]": ("revealed", "drawings", "unfinished"),
+    "rounds[].drawings[][]": ("card", "room", "ends", "trap"),
+    "tallies[]": TALLY_FIELDS,
+}
 
 
 @dataclass
@@ -84,11 +90,9 @@ def parse(data: Any, source: str = "record") -> Record:
         raise bad("record", "is not a JSON object")
     if data.get("format") != FORMAT:
         raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
+    reader.refuse_unknown(data, FIELDS[""])   # (first: a misspelt "edition" is named as such)
     if data.get("edition") != EDITION:
         raise bad("edition", f"{data.get('edition')!r} is not {EDITION!r}")
-    for k in data:
-        if k not in FIELDS:
-            raise bad(k, f"unknown field (known: {', '.join(FIELDS)})")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise bad("players", "is not a list of names")
@@ -125,9 +129,7 @@ def parse(data: Any, source: str = "record") -> Record:
         w = f"rounds[{r}]"
         if not isinstance(rd, dict):
             raise bad(w, "is not an object")
-        for k in rd:
-            if k not in ROUND_FIELDS:
-                raise bad(f"{w}.{k}", f"unknown field (known: {', '.join(ROUND_FIELDS)})")
+        reader.refuse_unknown(rd, FIELDS["rounds[]"], w)
         if "revealed" in rd:
             revealed = _revealed(rd["revealed"], w + ".revealed", deck, solo, left, seen, bad)
             if dealt is not None and revealed != dealt[r]:
@@ -139,7 +141,7 @@ def parse(data: Any, source: str = "record") -> Record:
         drawings = rd.get("drawings")
         if not isinstance(drawings, list) or len(drawings) != len(players):
             raise bad(w + ".drawings", f"is not a list of {len(players)} lists of drawings, one per player")
-        acts = [[_act(a, f"{w}.drawings[{p}][{t}]", dmap, deck, bad)
+        acts = [[_act(a, f"{w}.drawings[{p}][{t}]", dmap, deck, reader)
                  for t, a in enumerate(_list(d, f"{w}.drawings[{p}]", bad))]
                 for p, d in enumerate(drawings)]
         if tallies is not None:
@@ -166,9 +168,7 @@ def _tallies(v: Any, players: int, reader: Reader) -> list[Counts | None]:
             continue
         if not isinstance(t, dict):
             raise bad(w, f"is not an object with the counts {', '.join(TALLY_FIELDS)} (or null)")
-        for k in t:
-            if k not in TALLY_FIELDS:
-                raise bad(f"{w}.{k}", f"unknown field (known: {', '.join(TALLY_FIELDS)})")
+        reader.refuse_unknown(t, FIELDS["tallies[]"], w)
         values = []
         for k in TALLY_FIELDS:
             if k not in t:
@@ -244,12 +244,11 @@ def _revealed(v: Any, where: str, deck: Deck, solo: bool, left: list[int], seen:
     return out
 
 
-def _act(a: Any, where: str, dmap: DungeonMap, deck: Deck, bad) -> Act:
+def _act(a: Any, where: str, dmap: DungeonMap, deck: Deck, reader: Reader) -> Act:
+    bad = reader.bad
     if not isinstance(a, dict):
         raise bad(where, "is not an object ({\"card\", \"room\", \"ends\"} or {\"card\", \"trap\"})")
-    for k in a:
-        if k not in ("card", "room", "ends", "trap"):
-            raise bad(f"{where}.{k}", "unknown field (known: card, room, ends, trap)")
+    reader.refuse_unknown(a, FIELDS["rounds[].drawings[][]"], where)
     card = a.get("card")
     if isinstance(card, str):
         if kind_key(card) not in deck.counts:

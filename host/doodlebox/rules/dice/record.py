@@ -10,11 +10,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from doodlebox.rules.common import FORMAT, Reader, RecordError, Replay, Violation, load_json
+from doodlebox.rules.common import FORMAT, KnownFields, Reader, RecordError, Replay, Violation, load_json
 from doodlebox.rules.dice import layout as layouts
 from doodlebox.rules.dice.engine import CIRCLE, PASS, SCORING, Action, Game, IllegalAction, State, circle
 from doodlebox.rules.dice.layout import PIECES, Layout, LayoutError
 from doodlebox.rules.dice.sentences import sentence
+
+# Every field each object of a dice record may have (docs/records.md, "Every field"); any other is
+# refused. The layout object is a data file with its own checker (rules/datafiles.py).
+FIELDS: KnownFields = {
+    "": ("format", "edition", "variant", "players", "layout", "start", "rounds"),
+    "rounds[]": ("roll", "turns"),
+    "rounds[].roll": ("column", "white"),
+    "rounds[].turns[]": ("player", "die", "at", "piece", "floor", "park", "pass", "circle"),
+}
+_TURN = frozenset(FIELDS["rounds[].turns[]"])
 
 
 @dataclass(slots=True)
@@ -70,6 +80,7 @@ def parse(data: Any, source: str = "record") -> Record:
         raise bad("record", "is not a JSON object")
     if data.get("format") != FORMAT:
         raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
+    reader.refuse_unknown(data, FIELDS[""])
     edition = data.get("edition")
     if not isinstance(edition, str):
         raise bad("edition", f"{edition!r} is not an edition name")
@@ -87,6 +98,11 @@ def parse(data: Any, source: str = "record") -> Record:
     spec = data.get("layout", edition)
     try:
         if isinstance(spec, dict):
+            from doodlebox.rules.datafiles import unknown_in_layout
+
+            unknown = unknown_in_layout(spec)
+            if unknown:
+                raise LayoutError(f"{source}: layout", unknown + layouts.check(spec))
             lay = layouts.parse(spec, f"{source}: layout")
         elif isinstance(spec, str) and spec in layouts.DEFAULT_FILES:
             lay = layouts.load(spec)
@@ -113,9 +129,11 @@ def parse(data: Any, source: str = "record") -> Record:
     size = lay.size
     last_player = len(players) - 1
     for ri, (w, rd) in enumerate(objects(data.get("rounds"), "rounds")):
+        reader.refuse_unknown(rd, FIELDS["rounds[]"], w)
         roll = rd.get("roll")
         if not isinstance(roll, dict):
             raise bad(w + ".roll", "missing, or not {\"column\": die, \"white\": [dice]}")
+        reader.refuse_unknown(roll, FIELDS["rounds[].roll"], w + ".roll")
         column = face(roll.get("column"), w + ".roll.column")
         white = roll.get("white")
         if not isinstance(white, list):
@@ -133,12 +151,11 @@ def parse(data: Any, source: str = "record") -> Record:
         for ti, tn in enumerate(listed):   # the places in the file are written only for an error
             if type(tn) is not dict:
                 raise bad(f"{w}.turns[{ti}]", "is not an object")
+            if not _TURN.issuperset(tn):
+                reader.refuse_unknown(tn, FIELDS["rounds[].turns[]"], f"{w}.turns[{ti}]")
             player = tn.get("player")
             if player is not None and (type(player) is not int or not 0 <= player <= last_player):
                 player = whole(player, f"{w}.turns[{ti}].player", 0, last_player)
-            if not TURN_FIELDS.issuperset(tn):
-                k = next(k for k in tn if k not in TURN_FIELDS)
-                raise bad(f"{w}.turns[{ti}].{k}", f"unknown field (known: {', '.join(sorted(TURN_FIELDS))})")
             circled = tn.get("circle")
             if circled is not None:
                 circled = whole(circled, f"{w}.turns[{ti}].circle", 0, 99)
@@ -168,9 +185,6 @@ def parse(data: Any, source: str = "record") -> Record:
             turns.append(Turn(ri, ti, Action(kind, die, at[0], at[1], piece, via), player, circled))
         rounds.append(Round(w, column, white_t, turns))
     return Record(source, edition, variant, list(players), lay, start, rounds)
-
-
-TURN_FIELDS = frozenset(("player", "die", "at", "piece", "floor", "park", "pass", "circle"))
 
 
 def _square(v: Any, where: str, size: int, bad) -> tuple[int, int]:

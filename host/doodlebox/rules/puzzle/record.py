@@ -12,14 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from doodlebox.rules.common import FORMAT, Reader, Replay, Violation, load_json
+from doodlebox.rules.common import FORMAT, KnownFields, Reader, Replay, Violation, load_json
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.puzzle.sentences import sentence
 
-ROUND_KEYS = ("roles", "rejected", "number", "card", "timer", "placements", "baddy", "guess", "challenge")
-TIMER_KEYS = ("start_ms", "end_ms", "paused_ms")
+# Every field each object of a Doodle Puzzle record may have (docs/records.md, "Every field"); any
+# other is refused. "rounds[].baddy" is Baddy's Mischief written as an object (a list has none).
+FIELDS: KnownFields = {
+    "": ("format", "edition", "variant", "subjects", "players", "rounds"),
+    "rounds[]": ("roles", "rejected", "number", "card", "timer", "placements", "baddy", "guess", "challenge"),
+    "rounds[].rejected[]": ("number", "card"),
+    "rounds[].timer": ("start_ms", "end_ms", "paused_ms"),
+    "rounds[].baddy": ("erase", "draw"),
+}
+TIMER_KEYS = FIELDS["rounds[].timer"]
 
 
 
@@ -69,6 +77,7 @@ def parse(data: Any, source: str = "record") -> Record:
         raise bad("record", "is not a JSON object")
     if data.get("format") != FORMAT:
         raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
+    reader.refuse_unknown(data, FIELDS[""])   # (first: a misspelt "edition" is named as such)
     if data.get("edition") != E.EDITION:
         raise bad("edition", f"{data.get('edition')!r} is not {E.EDITION!r}")
     variant = data.get("variant", "")
@@ -87,10 +96,6 @@ def parse(data: Any, source: str = "record") -> Record:
     n = len(players)
     if not 3 <= n <= 8:
         raise bad("players", f"{n} players: Doodle Puzzle is for 3 to 8")
-    known = {"format", "edition", "variant", "subjects", "players", "rounds"}
-    for k in data:
-        if k not in known:
-            raise bad(k, f"unknown field (known: {', '.join(sorted(known))})")
 
     def who(v: Any, where: str) -> int:
         if isinstance(v, str):
@@ -107,9 +112,7 @@ def parse(data: Any, source: str = "record") -> Record:
 
     rounds: list[Round] = []
     for w, rd in objects(data.get("rounds", []), "rounds"):
-        for k in rd:
-            if k not in ROUND_KEYS:
-                raise bad(f"{w}.{k}", f"unknown field (known: {', '.join(ROUND_KEYS)})")
+        reader.refuse_unknown(rd, FIELDS["rounds[]"], w)
         roles = rd.get("roles")
         if not isinstance(roles, list):
             raise bad(w + ".roles", "missing, or not a list of roles (one per player)")
@@ -120,13 +123,13 @@ def parse(data: Any, source: str = "record") -> Record:
                 raise bad(f"{w}.roles[{i}]", f"{r!r} is not a role ({', '.join(R.ROLES)})")
         rejected = []
         for rw, sub in objects(rd.get("rejected", []), w + ".rejected"):
-            for k in sub:
-                if k not in ("number", "card"):
-                    raise bad(f"{rw}.{k}", "unknown field (known: number, card)")
+            reader.refuse_unknown(sub, FIELDS["rounds[].rejected[]"], rw)
             rejected.append((whole(sub.get("number"), rw + ".number"), whole(sub.get("card"), rw + ".card"), rw))
         timer = rd.get("timer")
         if timer is not None:
-            if not isinstance(timer, dict) or not {"start_ms", "end_ms"} <= set(timer) <= set(TIMER_KEYS):
+            if isinstance(timer, dict):
+                reader.refuse_unknown(timer, TIMER_KEYS, w + ".timer")
+            if not isinstance(timer, dict) or not {"start_ms", "end_ms"} <= set(timer):
                 raise bad(w + ".timer", "is not {\"start_ms\": ms, \"end_ms\": ms} (and \"paused_ms\": ms, if it "
                                         "was paused)")
             timer = tuple(whole(timer[k], f"{w}.timer.{k}") for k in TIMER_KEYS if k in timer)
@@ -147,9 +150,8 @@ def parse(data: Any, source: str = "record") -> Record:
         bd = rd.get("baddy")
         if isinstance(bd, dict):
             baddy = []
+            reader.refuse_unknown(bd, FIELDS["rounds[].baddy"], w + ".baddy")
             for k, v in bd.items():  # in the order written: the order Baddy acted
-                if k not in ("erase", "draw"):
-                    raise bad(f"{w}.baddy.{k}", "unknown field (known: erase, draw)")
                 if v is not None:
                     baddy.append((k, whole(v, f"{w}.baddy.{k}"), f"{w}.baddy.{k}"))
         elif isinstance(bd, list):
