@@ -143,6 +143,10 @@ class VirtualConsole:
 
             self.wav = WavWriter(self.wav_path, self.hardware.buzzer)
         lay_out_flash(self.flash, compiled=self.mode == "vm", firmware=self.firmware)
+        return self._power_on()
+
+    def _power_on(self) -> VirtualConsole:
+        self._stopping = False
         self.pty = PtyPort()
         self.hardware.attach_usb(self._usb_read, self.pty.write)
         self.started_at = time.monotonic()
@@ -297,12 +301,27 @@ class VirtualConsole:
         self.hardware.epaper.save_png(str(path))
         return path
 
-    def stop(self) -> None:
+    def replug(self) -> str:
+        """The USB cable pulled and plugged in again. A Pico is powered by its USB: the
+        firmware stops where it is (a power cut), the host's port goes away, and the console
+        boots again on the same flash behind a new pty, as a re-plugged Pico comes back as
+        /dev/ttyACM1 while ttyACM0 is still held. Returns the new port's path."""
+        old = self.pty
+        self._power_off(close=False)
+        self._power_on()           # the new pty opened while the old one is held: another name
+        if old is not None:
+            old.close()            # the host's reads of the old port now fail, as on a pulled cable
+        return self.port
+
+    def _power_off(self, close: bool = True) -> None:
         self._stopping = True
         if self._thread is not None:
             self._thread.join(timeout=10)
-        if self.pty is not None:
+        if close and self.pty is not None:
             self.pty.close()
+
+    def stop(self) -> None:
+        self._power_off()
         if self.wav is not None:
             self.wav.close()
         if self._tmp is not None:
