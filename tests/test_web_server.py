@@ -191,7 +191,7 @@ def test_only_a_local_host_header_is_answered(site):
 
 def test_it_listens_on_127_0_0_1_only(site):
     server, _ = site
-    assert server.httpd.server_address[0] == "127.0.0.1"
+    assert server.address == ("127.0.0.1", server.port)
     # every 127.x address reaches this machine: a server on 0.0.0.0 would answer 127.0.0.2
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.2", server.port), timeout=5).close()

@@ -2,7 +2,7 @@
 the game being played and, in `doodlebox log --web`, the virtual console's LED dice and buttons
 (docs/web.md).
 
-    server.py   the HTTP server: Host check, routes, POST checks
+    server.py   the HTTP server (waitress): Host check, routes, POST checks, limits
     views.py    what the pages show, read from the store in one thread
     pages.py    the HTML, every stored string escaped
     live.py     the virtual console and link of a `doodlebox log` process
