@@ -46,11 +46,11 @@ def test_the_virtual_console_back_on_a_new_pty_is_followed_and_nothing_is_lost(t
             ports.append(vc.replug())
             assert ports[-1] != ports[-2]        # another device name (the old one still held then)
             back = f"console {follow.uid} back on {ports[-1]}"
-            assert _until(lambda: back in notes, 60), notes
+            assert _until(lambda back=back: back in notes, 60), notes
             # the game goes on after the power cut: `resume` is the new boot's first event
-            assert _until(lambda: (boot, 1, "resume") in _events(db), 30), _events(db)
+            assert _until(lambda boot=boot: (boot, 1, "resume") in _events(db), 30), _events(db)
             vc.press("ROLL")
-            assert _until(lambda: sum(1 for b, _, _ in _events(db) if b == boot) >= 2, 30), _events(db)
+            assert _until(lambda boot=boot: sum(1 for b, _, _ in _events(db) if b == boot) >= 2, 30), _events(db)
     finally:
         link.stop()
         vc.stop()

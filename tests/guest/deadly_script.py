@@ -46,7 +46,6 @@ def turns(app):
             yield "D%d" % (room // D.SIZE + 1)    # ... and row
         elif ph == D.TALLY:
             least, _ = g.count_range(g.player, g.item)
-            for name in _number(least):
-                yield name
+            yield from _number(least)
         else:
             yield ""
