@@ -12,6 +12,7 @@ from typing import Any
 from doodlebox.errors import InputError
 from doodlebox.rules.api import CHANCE
 from doodlebox.store import Store, outcome_of
+from doodlebox.store.errors import Damaged
 
 
 def state_text(g: dict) -> str:
@@ -48,7 +49,7 @@ def summary(store: Store, which: int | str) -> dict:
     `violations_text` for a person), table (the final table as `doodlebox score` prints it),
     rounds (one line per round: the dice or cards, each player's turn, the totals after it),
     rank, achievements (a solo dice game), verdict (Doodle Puzzle's Behave).
-    NoGame (exit 2) when there is no such game."""
+    NoGame (exit 2) when there is no such game, Damaged (exit 2) when a row of it cannot be read."""
     from doodlebox.rules.common import violations_text
     from doodlebox.rules.games import read_record
 
@@ -61,7 +62,9 @@ def summary(store: Store, which: int | str) -> dict:
         "violations_text": "", "table": "", "rounds": [], "rank": "", "achievements": [], "verdict": ""}
     try:
         data = store.record(gid)
-    except InputError as exc:
+    except Damaged:
+        raise
+    except InputError as exc:       # a console's log that cannot make a record (yet)
         out["error"] = str(exc)
         return out
     out["record"] = data
@@ -266,11 +269,13 @@ CSV_COLUMNS = ("game", "edition", "date", "player", "seat", "total", "winner")
 
 def score_rows(store: Store, ids: list[int]) -> list[dict]:
     """One row per player of each game: CSV_COLUMNS (seat 1-based; winner 1 or 0; total empty
-    when the game has no record)."""
+    when the game has no record). Damaged for a game with a row that cannot be read."""
     rows = []
     by_id = {g["id"]: g for g in store.games(results=False)}
     for gid in ids:
         g = by_id[gid]
+        if g["damaged"]:
+            raise Damaged(store.path, g["damaged"], gid)
         o = store.outcome(gid, g)
         for seat, name in enumerate(g["names"]):
             total = o.totals[seat] if o.totals is not None and seat < len(o.totals) else ""

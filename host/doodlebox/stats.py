@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doodlebox.store import Store
+from doodlebox.store.errors import Damaged
 
 FACES = 6
 PLOTS = ("dice", "scores", "wins", "solo")
@@ -114,6 +115,7 @@ class Stats:
     games: int = 0
     counted: int = 0                  # finished games in the scores
     left_out: list[str] = field(default_factory=list)   # why a game is not in the scores
+    damaged: list[str] = field(default_factory=list)    # "game 3: damaged: events row 17: not JSON", ...
 
     def history(self) -> dict[str, list[Played]]:
         """Each player's totals, oldest game first, by name."""
@@ -136,9 +138,14 @@ class Stats:
 def collect(store: Store) -> Stats:
     """Everything `doodlebox stats` reports, from one store."""
     st = Stats()
-    st.dice = dice_tests(store)
+    rows: list[Damaged] = []
+    st.dice = dice_tests(store, rows)
     for g in store.games():
         st.games += 1
+        if g["damaged"]:
+            st.damaged.append(f"game {g['id']}: damaged: {g['damaged']}")
+            st.left_out.append(f"game {g['id']} ({g['edition']}, {g['state']}): damaged: {g['damaged']}")
+            continue
         if g["state"] == "resumed":
             continue                        # the game that goes on with it holds it whole
         if g["totals"] is None or not g["finished"]:
@@ -156,6 +163,7 @@ def collect(store: Store) -> Stats:
             continue
         for seat, name in enumerate(names):
             st.played.append(Played(g["id"], date, g["edition"], name, g["totals"][seat], seat in g["winner_seats"]))
+    st.damaged.extend(f"damaged: {d.row}" for d in rows if not any(d.row in line for line in st.damaged))
     return st
 
 
@@ -168,16 +176,17 @@ def board_of(uid: str) -> str:
     return uid[:BOARD_ID]
 
 
-def dice_tests(store: Store) -> list[DieTest]:
+def dice_tests(store: Store, damaged: list[Damaged] | None = None) -> list[DieTest]:
     """A chi-square per die per console (its board: a wiped flash is the same dice) over every
-    `start` and `roll` event stored."""
+    `start` and `roll` event stored; rows that cannot be read are Damaged, or with a `damaged`
+    list, added to it and left out."""
     counts: dict[tuple[str, str], list[int]] = {}
 
     def count(uid: str, die: str, face: Any) -> None:
         if type(face) is int and 1 <= face <= FACES:
             counts.setdefault((board_of(uid), die), [0] * FACES)[face - 1] += 1
 
-    for uid, _, _, e in store.events_of_kind("start", "roll"):
+    for uid, _, _, e in store.events_of_kind("start", "roll", damaged=damaged):
         if e.get("k") == "start":
             count(uid, "column", e.get("d"))
         else:
@@ -239,6 +248,9 @@ def text(st: Stats) -> str:
             out.append(f"  #{gid} {date}: {points} points: {verdict}")
     if st.left_out:
         out.append("\nNot in the scores: " + "; ".join(st.left_out))
+    dice = [d for d in st.damaged if d.startswith("damaged:")]
+    if dice:
+        out.append("\nNot in the dice: " + "; ".join(dice))
     return "\n".join(out)
 
 

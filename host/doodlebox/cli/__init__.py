@@ -16,6 +16,7 @@ exit code (2 for input that cannot be used, 1 for a thing that failed).
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 
@@ -37,18 +38,73 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+class OutputError(DoodleboxError):
+    """stdout cannot take what a command writes (a full disk, `>/dev/full`): exit 1."""
+
+
+class _Stdout:
+    """sys.stdout while a command runs: a write or flush that fails is an OutputError (a closed
+    pipe stays a BrokenPipeError, which main() answers by stopping quietly)."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.out.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"the output cannot be written ({exc.strerror or exc})") from None
+
+    def flush(self) -> None:
+        try:
+            self.out.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"the output cannot be written ({exc.strerror or exc})") from None
+
+    def __getattr__(self, name: str):
+        return getattr(self.out, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    real, sys.stdout = sys.stdout, _Stdout(sys.stdout)
+    try:
+        code = _run(args)
+        sys.stdout.flush()     # here, where a failure is said in one line, not in Python's flush at exit
+        return code
+    except OutputError as exc:
+        _let_go_of_stdout()
+        print(f"doodlebox: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except BrokenPipeError:
+        # the reader went away (`doodlebox ... | head`): stop quietly
+        _let_go_of_stdout()
+        return 1
+    finally:
+        sys.stdout = real
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.run(args)
     except DoodleboxError as exc:
+        if isinstance(exc, OutputError):
+            _let_go_of_stdout()
         print(f"doodlebox: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("stopped", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # the reader went away (`doodlebox ... | head`): stop quietly, and keep Python's own
-        # flush at exit from failing on the closed pipe
+
+
+def _let_go_of_stdout() -> None:
+    """stdout to /dev/null: what it still holds goes nowhere, and Python's own flush at exit does
+    not fail (on a closed pipe, a full disk)."""
+    try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    except (OSError, ValueError, io.UnsupportedOperation):     # a stdout without a file (a test's StringIO)
+        pass

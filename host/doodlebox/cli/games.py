@@ -53,12 +53,21 @@ def _cell(text: str, width: int = 28) -> str:
 
 
 def games(args: argparse.Namespace) -> int:
+    """Exit 0 listed, 2 when a game has a row that cannot be read: it is listed as "damaged:
+    ROW: WHAT", the others as they are, then one line names the file and each such row."""
     from doodlebox.games_view import state_text
+    from doodlebox.store.errors import Damaged
 
     store = open_store(args)
     try:
         rows = store.games()
-        sources = {g["id"]: store.imported_source(g["id"]) for g in rows if g["state"] == "imported"}
+        sources: dict[int, tuple[str, int] | None] = {}
+        for g in rows:
+            if g["state"] == "imported" and not g["damaged"]:
+                try:
+                    sources[g["id"]] = store.imported_source(g["id"])
+                except Damaged as exc:
+                    g["damaged"] = exc.row
     finally:
         store.close()
     if not rows:
@@ -74,14 +83,25 @@ def games(args: argparse.Namespace) -> int:
         else:
             winner = ", ".join(g["winners"]) or "-"
         src = sources.get(g["id"])
-        source = (Path(src[0]).name if src else "?") if g["state"] == "imported" else f"{g['uid']} boot {g['boot']}"
+        source = ((Path(src[0]).name if src else "?") if g["state"] == "imported"
+                  else "?" if g["uid"] is None else f"{g['uid']} boot {g['boot']}")
+        status = f"damaged: {g['damaged']}" if g["damaged"] else state_text(g)
         table.append((str(g["id"]), g["date"] or "?", g["edition"] or "?", _cell(", ".join(g["names"]) or "-"),
-                      scores, _cell(winner), state_text(g), source))
+                      scores, _cell(winner), status, source))
     widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
     for row in table:
         print("  ".join(cell.rjust(w) if c == 0 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths)))
               .rstrip())
+    damaged(store.path, rows)
     return 0
+
+
+def damaged(path: Path, rows: list[dict]) -> None:
+    """InputError (exit 2), one line naming the file and each damaged game's row, when a listed
+    game has one (Store.games(): `damaged`)."""
+    bad = [f"game {g['id']}: damaged: {g['damaged']}" for g in rows if g["damaged"]]
+    if bad:
+        raise InputError(f"{path}: " + "; ".join(bad))
 
 
 def show(args: argparse.Namespace) -> int:

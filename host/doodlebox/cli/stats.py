@@ -11,6 +11,8 @@ from doodlebox.errors import InputError
 
 
 def stats(args: argparse.Namespace) -> int:
+    """Exit 0, or 2 when a stored row cannot be read: the statistics of the rest, then one line
+    naming the file and each damaged row."""
     from doodlebox import stats as st
 
     out: Path | None = args.plot
@@ -29,6 +31,8 @@ def stats(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise InputError(f"{out}: cannot be written ({exc.strerror or exc})") from None
         print(f"\n{out}: the charts ({', '.join(st.TITLES[k].lower() for k in st.PLOTS)}), {len(png)} bytes")
+    if found.damaged:
+        raise InputError(f"{store.path}: " + "; ".join(found.damaged))
     return 0
 
 

@@ -12,19 +12,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from doodlebox.errors import InputError
-from doodlebox.store.errors import CORRUPT, NOTADB, StoreError, problem
+from doodlebox.store.errors import CORRUPT, NOTADB, Damaged, StoreError, damage, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
 from doodlebox.store.outcome import Outcome, outcome_of
 from doodlebox.store.schema import IMPORTED, SCHEMA_VERSION, check, upgrade
 
 NAME_LENGTH = 24     # at most, in characters (the sheets and the panel have room for it)
 JOURNAL_MODE = "DELETE"   # SQLite's rollback journal: no -shm mapped (docs/stored-games.md, "The database file")
+MAX_ID = 2 ** 63 - 1     # the highest games.id SQLite can hold
+MAX_SEATS = 99           # more players in a games row is damage (Doodle Puzzle seats 8)
 
 
 class NoGame(InputError):
@@ -42,7 +45,10 @@ class Store:
         self.path = Path(path)
         self.readonly = readonly
         self.identity: tuple[int, int] | None = None     # (st_dev, st_ino) of the file opened for writing
-        self.db = self._connect(timeout)
+        try:
+            self.db = self._connect(timeout)
+        except UnicodeDecodeError as exc:      # a table's name or its SQL in sqlite_master
+            raise problem(self.path, exc, "opening it") from None
         self._outcomes: dict[tuple, Outcome] = {}     # (game id, events, state) -> its replay's outcome
 
     def _connect(self, timeout: float) -> sqlite3.Connection:
@@ -266,10 +272,16 @@ class Store:
         return _Transaction(self, doing)
 
     # -- reading -----------------------------------------------------------------------
-    def _read(self, query: str, args: tuple = ()) -> list[tuple]:
+    def _read(self, query: str, args: tuple = (), row: str = "", game: int | None = None) -> list[tuple]:
+        """The rows a query finds. Damaged (naming `row`, or else the query's table, and the
+        `game` read) for text that is not UTF-8 and for a page SQLite finds malformed;
+        StoreError for SQLite's other faults."""
         try:
             return self.db.execute(query, args).fetchall()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            damaged = damage(exc)
+            if damaged:
+                raise Damaged(self.path, f"{row or _table(query)}: {damaged}", game) from None
             raise problem(self.path, exc, "reading it") from None
 
     GAME_COLUMNS = ("id", "uid", "boot", "g", "edition", "players", "variant", "started", "ended", "end_reason",
@@ -280,16 +292,35 @@ class Store:
         status), `names` (its seats' names), `status`, `date` ("YYYY-MM-DD HH:MM", local time);
         with `results`, also what the PC's replay of its record says (Outcome): `totals` (None
         when it has no record yet), `winners` (names; `winner_seats` 0-based), `finished`,
-        `violations`, `rank`, `achievements`, `verdict`, `error`."""
-        rows = self._read(f"SELECT {', '.join(self.GAME_COLUMNS)} FROM games ORDER BY started, id")
+        `violations`, `rank`, `achievements`, `verdict`, `error`.
+
+        A game with a row that cannot be read (Damaged) is listed too: `damaged` says which row
+        and what is wrong with it ("events row 17: not JSON"; "" for the others), `error` the
+        whole line (with or without `results`), its totals are None; a games row itself damaged
+        has the state "damaged"."""
         out = []
-        for row in rows:
-            g = dict(zip(self.GAME_COLUMNS, row))
-            g["names"] = self.names(g["id"], g["players"])
+        for (gid,) in self._read("SELECT id FROM games ORDER BY started, id"):
+            try:
+                g = self._row(gid)
+            except Damaged as exc:
+                g = dict.fromkeys(self.GAME_COLUMNS, None) | {"id": gid, "state": "damaged", "events": 0}
+                g.update(names=[], status="damaged", date="", damaged=exc.row, error=str(exc))
+                if results:
+                    g.update(totals=None, winners=[], winner_seats=[], finished=False, violations=0, rank="",
+                             achievements=[], verdict="")
+                out.append(g)
+                continue
             g["status"] = g["state"]
             g["date"] = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["started"])) if g["started"] else ""
-            if results:
-                o = self.outcome(g["id"], g)
+            g["damaged"] = ""
+            try:
+                g["names"] = self.names(gid, g["players"])
+                o = self.outcome(gid, g) if results else None
+            except Damaged as exc:
+                g.update(names=[f"P{seat + 1}" for seat in range(g["players"] or 0)], damaged=exc.row,
+                         error=str(exc.of_game(gid)))
+                o = Outcome(None, error=g["error"]) if results else None
+            if o is not None:
                 g.update(totals=o.totals, winners=[g["names"][p] for p in o.winners if p < len(g["names"])],
                          winner_seats=list(o.winners),
                          finished=o.finished, violations=o.violations, rank=o.rank,
@@ -298,19 +329,21 @@ class Store:
         return out
 
     def find(self, which: int | str) -> int:
-        """The id of a game: `which` is its number as `doodlebox games` lists it, or "last"
-        (the game started last); NoGame (one line, exit 2) when there is none."""
+        """The id of a game: `which` is its number as `doodlebox games` lists it (ASCII digits
+        only: not the other digits int() takes), or "last" (the game started last); NoGame (one
+        line, exit 2) when there is none, a number beyond what SQLite holds among them."""
         if which == "last":
             rows = self._read("SELECT id FROM games ORDER BY started DESC, id DESC LIMIT 1")
             if not rows:
                 raise NoGame(f"{self.path}: no games stored")
             return rows[0][0]
-        if isinstance(which, bool) or not (isinstance(which, int) or (isinstance(which, str) and which.isdigit())):
+        if not (type(which) is int or (isinstance(which, str) and which.isascii() and which.isdigit())):
             raise NoGame(f"{which!r} is not a game: give its number from `doodlebox games`, or last")
-        if not self._read("SELECT 1 FROM games WHERE id=?", (int(which),)):
+        gid = _game_id(which)
+        if gid is None or not self._read("SELECT 1 FROM games WHERE id=?", (gid,)):
             raise NoGame(f"{self.path}: " + (f"no game {which} (see `doodlebox games`)" if self._read(
                 "SELECT 1 FROM games LIMIT 1") else "no games stored"))
-        return int(which)
+        return gid
 
     def game_log(self, which: int | str) -> GameLog | None:
         """One game the console played and its events: `which` is a games.id (as `doodlebox
@@ -318,15 +351,24 @@ class Store:
         events); None when there is no such game. A game that resumed another has that game's
         events first (GameLog)."""
         q = "SELECT id FROM games "
+        gid = _game_id(which)
         rows = (self._read(q + "WHERE uid != ? ORDER BY started DESC, id DESC LIMIT 1", (IMPORTED,))
-                if which == "last" else self._read(q + "WHERE id=?", (int(which),)))
+                if which == "last" else self._read(q + "WHERE id=?", (gid,)) if gid is not None else [])
         return self._log(rows[0][0]) if rows else None
 
     def _row(self, gid: int) -> dict:
-        rows = self._read(f"SELECT {', '.join(self.GAME_COLUMNS)} FROM games WHERE id=?", (gid,))
+        """Game `gid`'s games row; Damaged for a number of players or a start time it cannot have."""
+        rows = self._read(f"SELECT {', '.join(self.GAME_COLUMNS)} FROM games WHERE id=?", (gid,),
+                          f"games row {gid}", gid)
         if not rows:
             raise NoGame(f"{self.path}: no game {gid} (see `doodlebox games`)")
-        return dict(zip(self.GAME_COLUMNS, rows[0]))
+        row = dict(zip(self.GAME_COLUMNS, rows[0]))
+        players, started = row["players"], row["started"]
+        if not (players is None or (type(players) is int and 0 <= players <= MAX_SEATS)):
+            raise Damaged(self.path, f"games row {gid}: {players!r} players", gid)
+        if started is not None and not (isinstance(started, (int, float)) and 0 <= started < 1e11):
+            raise Damaged(self.path, f"games row {gid}: the start time {started!r} is not a time", gid)
+        return row
 
     def record(self, which: int | str) -> dict:
         """A game as a doodlebox-record/1 with its seats' names: a console's game made from its
@@ -340,16 +382,28 @@ class Store:
         return data
 
     def _record(self, row: dict) -> dict:
-        """The record of a game as it was made (the console's names P1..Pn)."""
+        """The record of a game as it was made (the console's names P1..Pn). Damaged for an
+        imported game's record that is no longer one (it was one when it was imported)."""
+        gid = row["id"]
         if row["state"] == "imported":
-            rows = self._read("SELECT record FROM imported WHERE game=?", (row["id"],))
+            from doodlebox.rules.games import read_record
+
+            rows = self._read("SELECT CAST(record AS BLOB) FROM imported WHERE game=?", (gid,), f"imported row {gid}",
+                              gid)
             if not rows:
-                raise StoreError(f"{self.path}: game {row['id']} is imported but its record is not stored", "other")
-            data: dict = json.loads(rows[0][0])
+                raise StoreError(f"{self.path}: game {gid} is imported but its record is not stored", "other")
+            data = self._json(rows[0][0], f"imported row {gid}", gid)
+            if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+                raise Damaged(self.path, f"imported row {gid}: {_short(data)} is not a record (a JSON object with "
+                                         "its players)", gid)
+            try:
+                read_record(data, f"imported row {gid}")
+            except InputError as exc:
+                raise Damaged(self.path, str(exc), gid) from None     # "imported row 3: rounds[2]...: ..."
             return data
         from doodlebox.console_record import to_record
 
-        return to_record(self._log(row["id"]))
+        return to_record(self._log(gid))
 
     def outcome(self, gid: int, row: dict | None = None) -> Outcome:
         """What the PC's replay of game `gid`'s record says (computed once per state of the game)."""
@@ -359,6 +413,8 @@ class Store:
         if known is None:
             try:
                 data = self._record(row)
+            except Damaged:
+                raise
             except InputError as exc:      # a log that cannot make a record (yet)
                 known = Outcome(None, error=str(exc))
             else:
@@ -373,10 +429,14 @@ class Store:
             seats = self._row(gid)["players"] or 0
         stored: dict[int, str] = {}
         for game in [gid, *sorted(self._chain(gid) - {gid})]:
-            rows = self._read("SELECT seat, name FROM players WHERE game=?", (game,))
+            rows = self._read("SELECT seat, name FROM players WHERE game=?", (game,),
+                              f"players rows of game {game}", gid)
             if rows:
                 stored = {seat: name for seat, name in rows}
                 break
+        for seat, name in stored.items():
+            if not isinstance(name, str):
+                raise Damaged(self.path, f"players row of game {gid}, seat {seat}: the name {name!r} is not text", gid)
         return [stored.get(seat, f"P{seat + 1}") for seat in range(seats)]
 
     def _chain(self, gid: int) -> set[int]:
@@ -450,7 +510,7 @@ class Store:
 
     def imported_source(self, gid: int) -> tuple[str, int] | None:
         """(the file it was imported from, the violations found then) of an imported game."""
-        rows = self._read("SELECT source, violations FROM imported WHERE game=?", (gid,))
+        rows = self._read("SELECT source, violations FROM imported WHERE game=?", (gid,), f"imported row {gid}", gid)
         return (rows[0][0], rows[0][1]) if rows else None
 
     def game_log_of(self, uid: str, boot: int, g: int) -> GameLog:
@@ -465,13 +525,15 @@ class Store:
         """The game `gid` with the games it resumes, oldest first."""
         chain: list[tuple] = []
         seen: set[int] = set()
-        row = self._read("SELECT id, uid, boot, g, continues, resume_at, state FROM games WHERE id=?", (gid,))[0]
+        row = self._read("SELECT id, uid, boot, g, continues, resume_at, state FROM games WHERE id=?", (gid,),
+                         f"games row {gid}")[0]
         while True:
             chain.append(row)
             seen.add(row[0])
             if row[4] is None or row[4] in seen or len(chain) > 64:
                 break
-            rows = self._read("SELECT id, uid, boot, g, continues, resume_at, state FROM games WHERE id=?", (row[4],))
+            rows = self._read("SELECT id, uid, boot, g, continues, resume_at, state FROM games WHERE id=?", (row[4],),
+                              f"games row {row[4]}")
             if not rows:
                 break
             row = rows[0]
@@ -479,7 +541,10 @@ class Store:
         events: list[tuple[int, dict]] = []
         parts: list[tuple[int, int, int]] = []
         for k, (_, uid, boot, g, _, _, _) in enumerate(chain):
-            own = self.game_events(uid, boot, g)
+            try:
+                own = self.game_events(uid, boot, g)
+            except Damaged as exc:
+                raise exc.of_game(gid) from None
             if k + 1 < len(chain):
                 at = chain[k + 1][5]
                 own = [(s, e) for s, e in own if s <= at]
@@ -490,24 +555,62 @@ class Store:
 
     def game_events(self, uid: str, boot: int, g: int) -> list[tuple[int, dict]]:
         """The events of game `g` of a console's boot, (seq, event) in order."""
-        rows = self._read("SELECT seq, body FROM events WHERE uid=? AND boot=? AND game=? ORDER BY seq", (uid, boot, g))
-        return [(seq, json.loads(body)) for seq, body in rows]
+        rows = self._read(f"SELECT seq, {_EVENT} FROM events WHERE uid=? AND boot=? AND game=? ORDER BY seq",
+                          (uid, boot, g), f"the events of console {uid} boot {boot} game {g}")
+        return [(seq, self._event(*row)) for seq, *row in rows]
 
     def events(self, uid: str | None = None) -> list[tuple[str, int, int, dict]]:
-        q = "SELECT uid, boot, seq, body FROM events"
+        """(uid, boot, seq, event) of every stored event (of one console), in order. Damaged
+        for a row whose event cannot be read."""
+        q = f"SELECT uid, boot, seq, {_EVENT} FROM events"
         args: tuple = ()
         if uid:
             q += " WHERE uid=?"
             args = (uid,)
         q += " ORDER BY uid, boot, seq"
-        return [(u, b, s, json.loads(body)) for u, b, s, body in self._read(q, args)]
+        return [(u, b, s, self._event(*row)) for u, b, s, *row in self._read(q, args)]
 
-    def events_of_kind(self, *kinds: str) -> list[tuple[str, int, int, dict]]:
+    def events_of_kind(self, *kinds: str, damaged: list[Damaged] | None = None) -> list[tuple[str, int, int, dict]]:
         """(uid, boot, seq, event) of every stored event of these kinds (`roll`, `start`: the
-        dice each console rolled), in the order they were stored."""
+        dice each console rolled), in the order they were stored. A row whose event cannot be
+        read is Damaged, or with a `damaged` list, added to it and left out."""
         marks = ", ".join("?" * len(kinds))
-        rows = self._read(f"SELECT uid, boot, seq, body FROM events WHERE kind IN ({marks}) ORDER BY id", kinds)
-        return [(u, b, s, json.loads(body)) for u, b, s, body in rows]
+        rows = self._read(f"SELECT uid, boot, seq, {_EVENT} FROM events WHERE kind IN ({marks}) ORDER BY id", kinds)
+        out = []
+        for u, b, s, *row in rows:
+            try:
+                out.append((u, b, s, self._event(*row)))
+            except Damaged as exc:
+                if damaged is None:
+                    raise
+                damaged.append(exc)
+        return out
+
+    def _event(self, rid: int, kind: bytes | None, game: int | None, body: bytes | None) -> dict:
+        """The event stored in events row `rid`. Damaged unless its body is a JSON object whose
+        "k" and "g" are the row's kind and game, as append_many() stores them."""
+        e = self._json(body, f"events row {rid}")
+        if not isinstance(e, dict):
+            raise Damaged(self.path, f"events row {rid}: {_short(e)} is not an event (a JSON object)")
+        k = e.get("k", "?")
+        if isinstance(k, str) and k.encode() != kind:
+            said = f"says 'k' {_short(k)}" if "k" in e else "has no 'k'"
+            raise Damaged(self.path, f"events row {rid}: its event {said}, the row's kind is {_text(kind)!r}")
+        if (e.get("g") if type(e.get("g")) is int else None) != game:
+            said = f"says 'g' {_short(e['g'])}" if "g" in e else "has no 'g'"
+            raise Damaged(self.path, f"events row {rid}: its event {said}, the row's game is {game!r}")
+        return e
+
+    def _json(self, blob: bytes | None, row: str, game: int | None = None) -> object:
+        """A JSON column read as bytes (SELECT CAST(x AS BLOB)); Damaged when it is not UTF-8 JSON."""
+        if not isinstance(blob, bytes):
+            raise Damaged(self.path, f"{row}: empty", game)
+        try:
+            return json.loads(blob)
+        except UnicodeDecodeError:
+            raise Damaged(self.path, f"{row}: not UTF-8 text", game) from None
+        except ValueError:
+            raise Damaged(self.path, f"{row}: not JSON", game) from None
 
     def gaps(self) -> list[tuple]:
         return self._read("SELECT uid, boot, from_seq, to_seq FROM gaps")
@@ -516,6 +619,31 @@ class Store:
         """The number the store expects next of a console's boot."""
         rows = self._read("SELECT next_seq FROM streams WHERE uid=? AND boot=?", (uid, boot))
         return rows[0][0] if rows else 1
+
+
+_EVENT = "id, CAST(kind AS BLOB), game, CAST(body AS BLOB)"     # an events row as Store._event() reads it
+
+
+def _game_id(which: int | str) -> int | None:
+    """`which` (an int, or a str of ASCII digits) as a games.id; None when SQLite holds none
+    such (below 1, beyond MAX_ID, or not a number)."""
+    if isinstance(which, str) and which.isascii() and which.isdigit():
+        which = int(which)
+    return which if type(which) is int and 0 < which <= MAX_ID else None
+
+
+def _table(query: str) -> str:
+    found = re.search(r"\bFROM (\w+)", query)
+    return f"the {found.group(1)} table" if found else "the database"
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text(value: bytes | None) -> str | None:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
 def _identity(path: Path) -> tuple[int, int]:

@@ -1,6 +1,7 @@
 """Every SQLite failure as one StoreError naming the database file and the cause (`cause`:
-locked, full, readonly, notadb, newer, old, cantopen, io, other); `transient` says whether
-waiting may cure it. `problem()` tells them apart by SQLite's result code."""
+locked, full, readonly, notadb, damaged, newer, old, cantopen, io, other); `transient` says whether
+waiting may cure it. `problem()` tells them apart by SQLite's result code. A row that cannot be
+what it was stored as is Damaged (exit 2): it names the file, the game and the row."""
 from __future__ import annotations
 
 import os
@@ -8,7 +9,7 @@ import resource
 import shutil
 from pathlib import Path
 
-from doodlebox.errors import DoodleboxError
+from doodlebox.errors import DoodleboxError, InputError
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html)
 _BUSY, _LOCKED, _READONLY, _IOERR, CORRUPT, _FULL, _CANTOPEN, NOTADB, _PERM = 5, 6, 8, 10, 11, 13, 14, 26, 3
@@ -27,6 +28,28 @@ class StoreError(DoodleboxError):
     def transient(self) -> bool:
         """Waiting may cure it (another program lets go of the lock, room is made on the disk)."""
         return self.cause in ("locked", "full")
+
+
+class Damaged(InputError):
+    """A row that cannot be what doodlebox stored (a bit flipped on the disk, a row changed by
+    hand, a page SQLite finds malformed): "FILE: game 3: damaged: events row 17: not JSON".
+    `row` says which row and what is wrong with it ("events row 17: not JSON"), `game` the
+    game it belongs to, when that is known."""
+
+    def __init__(self, path: Path, row: str, game: int | None = None):
+        super().__init__(f"{path}: " + (f"game {game}: " if game is not None else "") + f"damaged: {row}")
+        self.path, self.row, self.game = path, row, game
+
+    def of_game(self, gid: int) -> Damaged:
+        """The same damage, said of game `gid` (where the row was read for it)."""
+        return self if self.game is not None else Damaged(self.path, self.row, gid)
+
+
+class DamagedFile(StoreError):
+    """A database SQLite finds malformed (a bit flipped on the disk, a file cut short): exit 2,
+    as for a Damaged row."""
+
+    exit_code = 2
 
 
 def problem(path: Path, exc: BaseException, doing: str = "") -> StoreError:
@@ -53,11 +76,26 @@ def problem(path: Path, exc: BaseException, doing: str = "") -> StoreError:
         if not _writable_folder(path):
             return StoreError(f"{path}: read-only: {_readonly_cause(path)}{what} ({text})", "readonly")
         return StoreError(f"{path}: cannot be opened{what} ({text})", "cantopen")
-    if primary in (NOTADB, CORRUPT):
+    damaged = damage(exc)
+    if damaged:
+        return DamagedFile(f"{path}: damaged: {damaged}{what}", "damaged")
+    if primary == NOTADB:
         return StoreError(f"{path}: not a doodlebox database ({text})", "notadb")
     if isinstance(exc, OSError):
         return StoreError(f"{path}: {exc.strerror or exc}{what}", "cantopen")
     return StoreError(f"{path}: {text}{what}", "other")
+
+
+def damage(exc: BaseException) -> str | None:
+    """What is damaged, when an sqlite3 error (or the decoding of a value it read) says the
+    file is: a page SQLite finds malformed, text that is not UTF-8; None otherwise."""
+    text = str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(exc, UnicodeDecodeError) or "Could not decode to UTF-8" in text:
+        return "text that is not UTF-8"
+    if (code & 0xFF == CORRUPT) if isinstance(code, int) else "malformed" in text:
+        return f"SQLite finds the file malformed ({text})"
+    return None
 
 
 def _full_cause(path: Path, default: str | None = "the disk or the database is full") -> str | None:
