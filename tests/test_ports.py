@@ -5,10 +5,11 @@ plugged in told once and not followed."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from doodlebox.ports import PICO_VID, Follow, UsbPort, find_picos
-from doodlebox.runner import LinkThread
+from doodlebox.runner import LOOK_EVERY, LinkThread
 from fakeconsole import FakeConsole
 from faults import Stream
 
@@ -154,3 +155,27 @@ def test_another_console_on_the_port_of_a_console_known_by_its_uid_is_not_follow
             stranger.pull()
     assert stranger.acks == [] and stranger.rows(tmp_path / "g.sqlite3") == {}
     assert console.check(tmp_path / "g.sqlite3")["lost"] == 0
+
+
+def test_a_logger_waiting_for_a_console_gone_never_greets_the_next_console_opened(tmp_path):
+    """The kernel hands a closed /dev/pts/N to the next pty opened. A logger following a console
+    that went away by its port (a --port that is no USB device) looked for it at that number
+    and greeted and held whatever console came there next: in the same test run, or in another
+    program (`make demo`: "/dev/pts/2 is busy"; the self-test test: a hello it never asked for).
+    A pty's port is a name of its own (PtyPort.path, a link removed when it closes)."""
+    gone = FakeConsole(uid="fa1ce0")
+    link, notes = _linked(tmp_path, gone, Follow(gone.path, listed=Listed()))
+    old = gone.path
+    nxt = None
+    try:
+        gone.pull()
+        assert gone.run_until(lambda: any(n.startswith("the console went away") for n in notes), 10), notes
+        time.sleep(LOOK_EVERY * 1.5)                          # the logger has let the old port go
+        nxt = FakeConsole(uid="5ec0d0")                     # the next console opened on this machine
+        assert nxt.path != old and not Path(old).exists()
+        assert nxt.run_until(lambda: nxt.got_hi, 3) is False   # the logger keeps looking for its own
+    finally:
+        link.stop()
+        if nxt is not None:
+            nxt.pull()
+    assert not nxt.got_hi and nxt.acks == []

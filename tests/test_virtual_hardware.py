@@ -11,6 +11,7 @@ so the VM tests stay well inside the heap and never call gc.collect().
 from __future__ import annotations
 
 import ast
+import os
 import sys
 import time
 from pathlib import Path
@@ -365,8 +366,9 @@ def test_unknown_button_and_bad_args():
 def test_pty_port_read_write_without_peer():
     with PtyPort() as pty:
         assert pty.read(10) == b""
-        assert pty.path.startswith("/dev/")
+        assert pty.device.startswith("/dev/") and os.path.samefile(pty.path, pty.device)
         assert pty.write(b"nobody listens") == 14
+    assert not os.path.lexists(pty.path)      # its name goes with it: never another port's
 
 
 # ---- the firmware uses nothing the guest modules leave out ------------------------------------

@@ -4,6 +4,14 @@ The host side (``doodlebox log --port <path>``, pyserial, mpremote, ...) opens
 ``PtyPort.path``; the virtual console reads and writes the master end through
 ``read`` / ``write``. The slave end is kept open by this object so that the
 master never reports EIO when a host program closes the port and opens it again.
+
+``path`` is a name of this port's own, never used again: a link
+(``/tmp/doodlebox-port-XXXXXXXX/ttyDOODLE``) to the pty's ``/dev/pts/N``, removed
+when the port is closed, as ``/dev/serial/by-id/`` names a real board. The kernel
+hands a closed ``/dev/pts/N`` to the next pty any program opens; a host program still
+waiting for a console at that number (a ``doodlebox log`` following a console that
+went away, in this process or another) would open another program's console there,
+greet it and hold it ("is busy"). A link that is gone is never another console.
 """
 
 from __future__ import annotations
@@ -11,9 +19,13 @@ from __future__ import annotations
 import errno
 import os
 import select
+import shutil
+import tempfile
 import tty
 
-__all__ = ["PtyPort"]
+__all__ = ["LINK_NAME", "PtyPort"]
+
+LINK_NAME = "ttyDOODLE"
 
 
 class PtyPort:
@@ -23,7 +35,10 @@ class PtyPort:
         master, slave = os.openpty()
         self._master: int | None = master
         self._slave: int | None = slave
-        self.path: str = os.ttyname(slave)
+        self.device: str = os.ttyname(slave)       # /dev/pts/N: reused by the kernel once closed
+        self._dir: str | None = tempfile.mkdtemp(prefix="doodlebox-port-")
+        self.path: str = os.path.join(self._dir, LINK_NAME)
+        os.symlink(self.device, self.path)
         tty.setraw(slave)  # no echo, no line discipline, no CR/LF translation
         os.set_blocking(master, False)
 
@@ -84,6 +99,9 @@ class PtyPort:
         return done
 
     def close(self) -> None:
+        if self._dir is not None:          # the name goes first: nobody opens it again
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
         for name in ("_master", "_slave"):
             fd = getattr(self, name)
             if fd is not None:
