@@ -59,7 +59,7 @@ check: $(STUBS)              ## ruff and mypy over the host package, the firmwar
 	$(PY) -m mypy
 	$(MAKE) --no-print-directory typecheck
 
-firmware-data: $(READY)      ## regenerate firmware/board/pins.py and firmware/doodle/layouts.py
+firmware-data: $(READY)      ## regenerate firmware/board/pins.py and firmware/doodle/ed_<edition>.py (each edition's sheet, from host/doodlebox/layouts/)
 	$(PY) -m doodlebox.firmware_data
 
 clean:

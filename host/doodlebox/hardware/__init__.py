@@ -11,6 +11,7 @@ figures) and ``hardware/bom.csv`` (the parts to buy), and writes nothing by hand
 - ``power``   the power budget and the firmware's LED cap derived from it;
 - ``wiring``  the wiring diagram built from the pin data (a doodlebox.drawing Drawing);
 - ``wokwi``   a Wokwi ``diagram.json`` built from the same data;
-- ``docs``    the generated tables in ``hardware/README.md``;
-- ``cli``     ``doodlebox hardware bom|power|wiring|wokwi|check``.
+- ``docs``    the generated tables in ``hardware/README.md``.
+
+``doodlebox hardware bom|power|check|wiring|wokwi`` is in ``doodlebox.cli.maker``.
 """

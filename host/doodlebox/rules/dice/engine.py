@@ -229,9 +229,6 @@ class State(api.State[Action]):
             out.extend(self._square_actions(sheet, die, i, via))
         return out
 
-    def die_fits(self, player: int, die: int) -> bool:
-        return bool(self._die_actions(self.sheets[player], die))
-
     # -- applying ----------------------------------------------------------------------
     def check(self, action: Action, player: int | None = None) -> None:
         """Raise IllegalAction (with the reason, the rule and what was legal) or return."""
