@@ -125,21 +125,31 @@ class ThreadCount:
         self._thread.join(timeout=5)
 
 
+def exchange(port: int, data: bytes, timeout: float = 30.0) -> tuple[int, dict, bytes]:
+    """`data` sent as it is on a connection of its own: (status, headers, body) of the answer
+    (status 0: what came back is no HTTP answer)."""
+    with socket.create_connection((ADDRESS, port), timeout=timeout) as s:
+        s.sendall(data)
+        got = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    m = re.match(r"HTTP/1\.[01] (\d{3}) ", lines[0])
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return (int(m.group(1)) if m else 0), headers, body
+
+
 def request(port: int, path: str, timeout: float = 30.0) -> tuple[int, bytes]:
     """One GET on its own connection: (status, body); status 0 for no answer (the error as body)."""
     try:
-        with socket.create_connection((ADDRESS, port), timeout=timeout) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: {ADDRESS}:{port}\r\nConnection: close\r\n\r\n".encode())
-            data = b""
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-        head, _, body = data.partition(b"\r\n\r\n")
-        m = re.match(rb"HTTP/1\.[01] (\d{3}) ", head)
-        return (int(m.group(1)) if m else 0), body
+        status, _, body = exchange(port, f"GET {path} HTTP/1.1\r\nHost: {ADDRESS}:{port}\r\nConnection: close\r\n\r\n"
+                                   .encode(), timeout)
+        return status, body
     except OSError as exc:
         return 0, repr(exc).encode()
 

@@ -38,20 +38,9 @@ def server(tmp_path_factory):
 
 def exchange(port: int, data: bytes, timeout: float = 30.0) -> tuple[int, dict, bytes]:
     """`data` sent as it is on a connection of its own: (status, headers, body) of the answer."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(data)
-        got = b""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            got += chunk
-    head, _, body = got.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    assert lines[0].startswith("HTTP/1."), got[:200]
-    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
-    return int(lines[0].split()[1]), headers, body
+    status, headers, body = faults_web.exchange(port, data, timeout)
+    assert status, body[:200]
+    return status, headers, body
 
 
 def post_raw(server: WebServer, path: str, body: bytes, length: bytes | None = None) -> tuple[int, dict, bytes]:
