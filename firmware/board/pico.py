@@ -6,7 +6,6 @@ import sys
 import machine
 import neopixel
 
-from board import pins
 from board.buttons import Buttons
 from board.buzzer import Buzzer
 from board.flash import Flash
@@ -23,28 +22,6 @@ except ImportError:
     virtual_usb = None
 
 
-def console_id(flash, chip, first_boot):
-    """The console's id on the link: the chip's unique id (hex), then 8 random hex digits made
-    at its first boot (a new or wiped console, or one whose boot counter was lost with nothing
-    on flash to count on from) and kept in id.txt. Boots counted from 1 again come with an id of
-    their own, so none of their events is taken for one the PC already holds (docs/protocol.md).
-    A console that counted boots before id.txt existed keeps the chip's id alone."""
-    text = flash.load("id.txt")
-    if first_boot or text is None:
-        text = ""
-        if first_boot:
-            text = "%04x%04x" % (random.getrandbits(16), random.getrandbits(16))
-            try:
-                random.seed()  # the dice go on from a hardware seed, not from what made the id
-            except ValueError:  # a port with no hardware seed: they go on from the same generator
-                pass
-        flash.save("id.txt", text)
-    text = text.strip()
-    if len(text) == 8 and not text.strip("0123456789abcdef"):
-        return chip + text
-    return chip
-
-
 def rand(n):
     """0..n-1 from the hardware-seeded generator."""
     return random.getrandbits(16) % n if n & (n - 1) else random.getrandbits(16) & (n - 1)
@@ -55,6 +32,8 @@ class Board:
     the App's store, `flash` the folder they live in)."""
 
     def __init__(self, usb=None, flash="/"):
+        from board import pins  # read while the board is built, then let go (RAM)
+
         self.buttons = Buttons([(name, Pin(pin, Pin.IN, Pin.PULL_UP)) for name, pin in pins.BUTTONS])
         strip = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.LED_DICE * pins.LED_PIPS_PER_DIE)
         self.leds = LedDice(strip, pins.LED_DICE, pins.LED_PIPS_PER_DIE, pins.LED_MAX_LEVEL)
@@ -69,18 +48,31 @@ class Board:
         self.usb = Usb(usb)
         self.flash = Flash(flash)
         from doodle import bootnum  # only at power-up (RAM); the journal retries an unsaved one
+        # (it also makes the console's id: bootnum.console_id)
         # the boot's number, saved before it is used (docs/journal.md, "The boot number")
         self.boot, self.boot_saved, self.boot_damaged = bootnum.next_boot(self.flash)
-        sys.modules.pop("doodle.bootnum", None)   # let go (the journal loads it again only to retry)
-        pkg = sys.modules.get("doodle")
-        if pkg is not None and hasattr(pkg, "bootnum"):
-            delattr(pkg, "bootnum")
-        self.uid = console_id(self.flash, binascii.hexlify(machine.unique_id()).decode(), self.boot == 1)
+        self.uid = bootnum.console_id(self.flash, binascii.hexlify(machine.unique_id()).decode(), self.boot == 1,
+                                      random)
+        _drop("doodle", "bootnum")   # let go (the journal loads it again only to retry)
+        _drop("board", "pins")
         self.rand = rand
 
     def held(self, name):
-        """Whether button `name` is down now (its raw level: before any debounce)."""
+        """Whether button `name` is down now (its raw level: before any debounce). Asked at
+        power-on only: board/pins.py is read again for it, and let go."""
+        from board import pins
+
+        down = False
         for n, gp in pins.BUTTONS:
             if n == name:
-                return Pin(gp, Pin.IN, Pin.PULL_UP).value() == 0
-        return False
+                down = Pin(gp, Pin.IN, Pin.PULL_UP).value() == 0
+        _drop("board", "pins")
+        return down
+
+
+def _drop(pkg, name):
+    """Let module pkg.name go: once nothing else holds it, the next collection frees it."""
+    sys.modules.pop(pkg + "." + name, None)
+    m = sys.modules.get(pkg)
+    if m is not None and hasattr(m, name):
+        delattr(m, name)

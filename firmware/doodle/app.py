@@ -4,17 +4,23 @@
 # the edition's data, then doodle/final.py; Deadly Doodles and Doodle Puzzle are doodle/<game>.py
 # and <game>_view.py (docs/console-deadly-puzzle.md, "a game module"). The PC's scores; the
 # journal on flash (doodle/journal.py), and the game it holds unfinished resumed at power-up
-# (doodle/powerup.py). The panel's texts are doodle/reasons.py. Both are loaded when needed
-# and let go after.
+# (doodle/powerup.py). The panel's texts are doodle/reasons.py. A game is begun and closed by
+# doodle/gamestep.py. These are loaded when needed and let go after.
 import sys
 
 from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]
+        return x
+
 FW_VERSION = "0.5.0"
-NOTICE_MS = 3000
-LINK_TIMEOUT_MS = 5000
+NOTICE_MS = const(3000)
+_LINK_TIMEOUT_MS = const(5000)
 
 CARD_GAMES = ("deadly", "puzzle")      # played through doodle/<game>.py: no dice
 
@@ -72,7 +78,7 @@ class App:
         self._tones = []
         self._tones_other = []
         self._tx = []
-        self._host_seen = -LINK_TIMEOUT_MS
+        self._host_seen = -_LINK_TIMEOUT_MS
         self._up = False
         self.now = 0
         self.screen_rev = 1
@@ -192,7 +198,7 @@ class App:
             self._notice_until = 0
             self.notice = self._told = ""
             self.screen_rev += 1
-        up = now - self._host_seen < LINK_TIMEOUT_MS
+        up = now - self._host_seen < _LINK_TIMEOUT_MS
         if up != self._up:
             self._up = up
             self.screen_rev += 1
@@ -318,26 +324,23 @@ class App:
         self._after = None
         self.screen_rev += 1
         if step == "start":
-            self._start()
+            _module("gamestep").start(self)
+            _drop("gamestep")
         elif step == "load":
             self.journal.load_step()
             self._loaded()
         elif step == "resume":
             _module("powerup").resume(self)
             _drop("powerup")
+            _drop("gamestep")
         elif step == "close":
-            self._close()
+            _module("gamestep").close(self)
+            _drop("gamestep")
         elif not self.card:
             _drop("view")   # the game's screen is done with: the final table replaces it
             _module("final")
 
     # -- a game: begun, played, ended ---------------------------------------------------
-    def _start(self):
-        _module("lobby").save(self, self.store)
-        self.journal.game_began(self.journal.next)
-        self.game = self._new_game(self.journal.add)
-        self._tones.append("start")
-
     def _loaded(self):
         """Once the journal has read the flash (a segment after each collection): what it found
         damaged said, the hello owed (once this boot's number is on flash), and the game it
@@ -352,36 +355,6 @@ class App:
         self._greet()
         if j.open_game is not None and self.game is None:
             self._later("resume")
-
-    def _new_game(self, emit):
-        """The lobby's modules out, the game's in; a Game of the lobby's choice, numbered."""
-        self.card = self.edition in CARD_GAMES
-        opts = _module("lobby").options(self) if self.card else None
-        _drop("lobby")
-        self._base = [k for k in sys.modules if k.startswith("doodle.")]   # kept when the game is let go
-        self.games += 1
-        self.pc = None
-        self._game_ver = -1
-        if self.card:
-            game = _module(self.edition)
-            _module(self.edition + "_view")
-            return game.Game(self.players, opts, self.games, emit, self.rand, self.now)
-        rounds = _module("rounds")
-        _module("view")
-        return rounds.Game(_module("ed_" + self.edition), self.players, self.control, self.games, emit)
-
-    def _close(self):
-        """Back to the lobby: the game, its edition's data and its screens are let go (RAM)."""
-        self.game = None
-        self.dice_.clear()
-        base = self._base
-        ed = self.edition
-        for name in ("final", "view", "rounds", "score", "sheet", "ed_" + ed, ed, ed + "_view"):
-            _drop(name)
-        for name in [k for k in sys.modules if k.startswith("doodle.") and k not in base]:
-            _drop(name[7:])           # whatever else the game loaded
-        self.card = False
-        _module("lobby")
 
     def _roll(self, g, now):
         if g.phase == 0:   # the setup: the start road's die only

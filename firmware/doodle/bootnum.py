@@ -1,5 +1,6 @@
 # doodlebox boot counter: boot.txt on flash, the boot's number written and read back before the
-# boot uses it (docs/journal.md, "The boot number"). Loaded at power-up, and while it is retried.
+# boot uses it (docs/journal.md, "The boot number"), and the console's id (id.txt). Loaded at
+# power-up, and while the boot's number is retried.
 from doodle import flashlog
 
 FILE = "boot.txt"
@@ -44,3 +45,26 @@ def next_boot(flash):
     count = number(text)
     boot = min(max(count, on_flash(flash)) + 1, TOP)
     return boot, save(flash, boot), text is not None and count < 0
+
+
+def console_id(flash, chip, first_boot, random):
+    """The console's id on the link: the chip's unique id (hex), then 8 random hex digits made
+    at its first boot (a new or wiped console, or one whose boot counter was lost with nothing
+    on flash to count on from) and kept in id.txt. Boots counted from 1 again come with an id of
+    their own, so none of their events is taken for one the PC already holds (docs/protocol.md).
+    A console that counted boots before id.txt existed keeps the chip's id alone. `random` is
+    the board's hardware-seeded generator (its getrandbits and seed)."""
+    text = flash.load("id.txt")
+    if first_boot or text is None:
+        text = ""
+        if first_boot:
+            text = "%04x%04x" % (random.getrandbits(16), random.getrandbits(16))
+            try:
+                random.seed()  # the dice go on from a hardware seed, not from what made the id
+            except ValueError:  # a port with no hardware seed: they go on from the same generator
+                pass
+        flash.save("id.txt", text)
+    text = text.strip()
+    if len(text) == 8 and not text.strip("0123456789abcdef"):
+        return chip + text
+    return chip

@@ -3,26 +3,33 @@
 # Over the link it is go-back-N (docs/protocol.md): at most WINDOW frames in flight, all of
 # them again after a timeout. `flash` is the board's files (board/flash.py); without one the
 # records live in RAM (flashlog.RamFlash).
-import json
+import sys
 
 from doodle import flashlog, link
 
-WINDOW = 8
-RESEND_MS = 1000
-RESEND_MAX_MS = 30000   # back off while no host answers
-BLOCK = 512             # records are written to flash this many bytes at a time ...
-FLUSH_MS = 200          # ... or when the oldest has waited this long
-SEGMENT = 8192          # a segment file is closed before it passes this size
-BUDGET = 32             # segments on flash at most (256 KB)
-RAM_MAX = 4096          # records waiting in RAM for room on flash: more, and the journal is full
-WBUF = 1024             # the RAM buffer records are made in (grown only while they cannot be written)
-RECORD_MAX = flashlog.RECORD_MAX
-ACKED = "journal/acked"
-ACKED_EVERY_MS = 10000  # journal/acked is written at most this often while acknowledgements come in ...
-ACKED_MIN_MS = 1000     # ... and this often once the PC has every event held (a short boot keeps its acks)
-HELD_MAX = 8            # boots named in the hello (the oldest, and this one): a frame of 512 bytes holds them
-BOOT_RETRY_MS = 1000    # an unsaved boot number is written again this often (nothing is sent until it is)
-LOST = b'{"k":"lost"}'  # sent for an event whose record the flash lost (docs/protocol.md, "lost")
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the virtual console's --cpython mode)
+    def const(x):  # type: ignore[misc]
+        return x
+
+# (the names with a leading _ are const(): mpy-cross puts their values where they are used, so
+# they cost no global and no interned name; the others are read by other modules and tests)
+WINDOW = const(8)
+RESEND_MS = const(1000)
+_RESEND_MAX_MS = const(30000)  # back off while no host answers
+_BLOCK = const(512)     # records are written to flash this many bytes at a time ...
+FLUSH_MS = const(200)   # ... or when the oldest has waited this long
+SEGMENT = const(8192)   # a segment file is closed before it passes this size
+BUDGET = const(32)      # segments on flash at most (256 KB)
+_RAM_MAX = const(4096)  # records waiting in RAM for room on flash: more, and the journal is full
+_WBUF = const(1024)     # the RAM buffer records are made in (grown only while they cannot be written)
+_ACKED = const("journal/acked")
+ACKED_EVERY_MS = const(10000)  # journal/acked is written at most this often while acknowledgements come in ...
+_ACKED_MIN_MS = const(1000)    # ... and this often once the PC has every event held (a short boot keeps its acks)
+HELD_MAX = const(8)     # boots named in the hello (the oldest, and this one): a frame of 512 bytes holds them
+_BOOT_RETRY_MS = const(1000)   # an unsaved boot number is written again this often (nothing is sent until it is)
+_LOST = const(b'{"k":"lost"}')  # sent for an event whose record the flash lost (docs/protocol.md, "lost")
 
 
 class Journal:
@@ -51,7 +58,7 @@ class Journal:
         self._acked_dirty = False
         self._prune = False       # journal/acked names a boot with no segment left: written again soon
         self._acked_at = 0
-        self._wbuf = bytearray(WBUF)  # records made here, in place: [0, _wdone) written this pump,
+        self._wbuf = bytearray(_WBUF)  # records made here, in place: [0, _wdone) written this pump,
         self._wlen = 0           # [_wdone, _wlen) waiting to be written
         self._wdone = 0
         self._mem = []  # type: list[list[int]]  # [segment, offset there, offset in _wbuf, bytes] written this pump
@@ -71,10 +78,10 @@ class Journal:
         self.open_game = None  # type: list[list[int]] | None  # the last game on flash if it has no end
         self._game = None  # type: list[list[int]] | None  # ... while the segments are read
         self._named = [0, ""]  # type: list  # _name's: the last segment number and its name
-        self._rec = bytearray(RECORD_MAX)  # one record read back
+        self._rec = bytearray(flashlog.RECORD_MAX)  # one record read back
         self._page = bytearray(flashlog.PAGE)  # type: bytearray | None  # segments read through it while loading
         self._top = 0                 # the highest segment number (new ones are numbered after it)
-        self._load_acked()
+        _loader().acked(self)
         self._todo = flashlog.segments(self.flash)   # segments still to be read (load_step)
         if self._todo:
             self._top = self._todo[-1]
@@ -123,13 +130,13 @@ class Journal:
     def full(self):
         """No room for another game: the flash is at its budget with nothing reclaimable, or
         too much waits in RAM. (A game already begun goes on while RAM allows.)"""
-        if self._wlen >= RAM_MAX:
+        if self._wlen >= _RAM_MAX:
             return True
         return len(self._segs) >= BUDGET and not self._reclaimable()
 
     def blocked(self):
         """Nothing more can be kept: the journal refuses presses (the PC must come)."""
-        return self._wlen >= RAM_MAX
+        return self._wlen >= _RAM_MAX
 
     # -- adding ----------------------------------------------------------------------------
     def add(self, event):
@@ -140,8 +147,8 @@ class Journal:
             self._wfirst = s
             self._wat = self._now
         at = self._wlen
-        if at + RECORD_MAX > len(self._wbuf):
-            self._grow(RECORD_MAX)
+        if at + flashlog.RECORD_MAX > len(self._wbuf):
+            self._grow(flashlog.RECORD_MAX)
         n = link.put_event(event, self._wbuf, at + flashlog.HEAD) - at - flashlog.HEAD   # the payload, in place
         self._wlen = flashlog.seal(self._wbuf, at, self.boot, s, n)
         self._wn += 1
@@ -149,7 +156,7 @@ class Journal:
 
     def _grow(self, need):
         """A bigger RAM buffer (records that cannot be written yet; the app refuses presses
-        once RAM_MAX bytes wait)."""
+        once _RAM_MAX bytes wait)."""
         old = self._wbuf
         self._wbuf = bytearray(max(2 * len(old), self._wlen + need))
         self._wbuf[:self._wlen] = memoryview(old)[:self._wlen]
@@ -201,11 +208,12 @@ class Journal:
         self._now = now
         if self.loading or not self.boot_saved:
             return 0
-        if self._wn and (self._urgent or self._wlen >= BLOCK or now - self._wat >= FLUSH_MS):
+        if self._wn and (self._urgent or self._wlen >= _BLOCK or now - self._wat >= FLUSH_MS):
             self._write()
         if self._acked_dirty or self._prune:
             since = now - self._acked_at
-            if self._urgent or since >= ACKED_EVERY_MS or (since >= ACKED_MIN_MS and not self._wn and self.held() == 0):
+            if (self._urgent or since >= ACKED_EVERY_MS
+                    or (since >= _ACKED_MIN_MS and not self._wn and self.held() == 0)):
                 self._save_acked(now)
         if not self._acked_dirty and len(self._segs) > 1 and self._cur != 0 and self._reclaimable():
             self._reclaim()          # acknowledged, and the acknowledgement on flash: let it go
@@ -217,7 +225,7 @@ class Journal:
             n = len(self._flight)
             self._sent_at = now
             self.resends += 1
-            self._wait = min(self._wait * 2, RESEND_MAX_MS)
+            self._wait = min(self._wait * 2, _RESEND_MAX_MS)
         while len(self._flight) < WINDOW and self._send is not None:
             frame = self._read_next()
             if frame is None:
@@ -239,8 +247,8 @@ class Journal:
     # -- flash ---------------------------------------------------------------------------------
     def save_boot(self, now):
         """This boot's number, refused by the flash at power-up, written again (at most every
-        BOOT_RETRY_MS); until it is on flash nothing is written or sent (docs/journal.md)."""
-        if not self.boot_saved and (now - self._boot_at >= BOOT_RETRY_MS or not self._boot_at):
+        _BOOT_RETRY_MS); until it is on flash nothing is written or sent (docs/journal.md)."""
+        if not self.boot_saved and (now - self._boot_at >= _BOOT_RETRY_MS or not self._boot_at):
             self._boot_at = now or 1
             from doodle import bootnum
             self.boot_saved = bootnum.save(self.flash, self.boot)
@@ -344,7 +352,7 @@ class Journal:
                     break
             else:
                 del acked[boot]
-        if self.flash.save(ACKED, "".join("%d %d\n" % (b, s) for b, s in acked.items())) is not False:
+        if self.flash.save(_ACKED, "".join("%d %d\n" % (b, s) for b, s in acked.items())) is not False:
             self._acked_dirty = self._prune = False
         self._acked_at = now
 
@@ -385,7 +393,7 @@ class Journal:
             snd[1] = s + 1
             self._kb.append(b)
             self._ks.append(s)
-            return link.event_frame(b, s, LOST)
+            return link.event_frame(b, s, _LOST)
         snd[0], snd[1], snd[3] = b, s + 1, at + nx
         self._kb.append(b)
         self._ks.append(s)
@@ -444,83 +452,30 @@ class Journal:
         flashlog.scan(self.flash, self._name(num), self._page or bytearray(flashlog.PAGE), fn, start)
         return box[0]
 
-    # -- power-up --------------------------------------------------------------------------------
-    def _load_acked(self):
-        text = self.flash.load(ACKED)
-        if text:
-            for line in text.split("\n"):
-                words = line.split()
-                if len(words) == 2 and words[0].isdigit() and words[1].isdigit():
-                    self._acked[int(words[0])] = int(words[1])
-
+    # -- power-up: doodle/journal_load.py, loaded while the flash is read (RAM) ---------------------
     def load_step(self):
         """Read one more segment of what the flash holds (one at a time, a collection between
         them). Returns True while more are to be read; once all are, `open_game` is known, the
         damage found is in `damaged` and the events held are sent at the next `hi`."""
-        todo = self._todo
-        if todo:
-            num = todo.pop(0)
-            name = flashlog.seg_name(num)
-            seg = [num, 0, 0, 0, 0]
-            box = [self._game, seg]
-            end, skipped = flashlog.scan(self.flash, name, self._page, self._loaded_record(box))
-            self._game = box[0]
-            self.damaged += skipped
-            if seg[2] == 0:
-                self.flash.remove(name)      # nothing whole in it
-            else:
-                seg[4] = end
-                self._segs.append(seg)
-        if todo:
-            return True
-        if self.loading:
-            self.loading = False
-            self._page = None
-            if self._game is not None:
-                self.open_game = self._game
-                self.keep_from = (self._game[0][0], self._game[0][1])
-            self._game = None
-            self._send = self._locate_oldest()
-            for name in self.flash.files(flashlog.DIR):
-                if name != ACKED and flashlog.seg_number(name) < 0 and not name.endswith(".tmp"):
-                    self.odd += 1
-        return False
-
-    @staticmethod
-    def _loaded_record(box):
-        """What load_step does with each whole record: box = [the open game's parts, the
-        segment's entry [number, boot, first s, last s, bytes]]."""
-        def fn(page, boot, s, a, e, at):
-            seg = box[1]
-            if seg[2] == 0:
-                seg[1], seg[2] = boot, s
-            seg[3] = s
-            game = box[0]
-            if page.find(b'"k":"game"', a, e) >= 0:
-                box[0] = [[boot, s, s]]
-            elif game is None:
-                pass
-            elif page.find(b'"k":"end"', a, e) >= 0:
-                box[0] = None
-            elif page.find(b'"k":"resume"', a, e) >= 0:
-                game.append([boot, s, s])
-            elif game[-1][0] == boot:
-                game[-1][2] = s
-            return False
-        return fn
+        more = _loader().step(self)
+        if not more:
+            _unload()
+        return more
 
     def replay(self, parts, apply):
         """Call apply(event) for each event of a game's parts ([[boot, first, last], ...]), in
         order, read back from flash (docs/journal.md, power-up)."""
-        page = bytearray(flashlog.PAGE)
-        for boot, first, last in parts:
-            for num, b, f, top, size in self._segs:
-                if b != boot or top < first or f > last:
-                    continue
+        _loader().replay(self, parts, apply)
+        _unload()
 
-                def fn(p, rb, s, a, e, at, first=first, last=last):
-                    if first <= s <= last:
-                        apply(json.loads(bytes(memoryview(p)[a:e])))
-                    return False
 
-                flashlog.scan(self.flash, flashlog.seg_name(num), page, fn)
+def _loader():
+    return __import__("doodle.journal_load", None, None, ("x",))
+
+
+def _unload():
+    """Let doodle/journal_load.py go (the next collection frees it)."""
+    sys.modules.pop("doodle.journal_load", None)
+    pkg = sys.modules.get("doodle")
+    if pkg is not None and hasattr(pkg, "journal_load"):
+        delattr(pkg, "journal_load")

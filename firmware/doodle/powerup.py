@@ -33,6 +33,8 @@ def resume(app):
     if parts is None:
         return
     j.open_game = None
+    from doodle import gamestep  # (the App lets it go with this module)
+
     box = [None, None, 0]  # type: list  # the game, its last roll, its number in the last boot played
 
     def apply(ev):
@@ -49,7 +51,7 @@ def resume(app):
                         app.opts[key] = ev[key]
                 app.opts["var"] = ev["var"]
                 app.control = False
-            box[0] = app._new_game(_quiet)
+            box[0] = gamestep.new_game(app, _quiet)
             return
         if k == "roll":
             box[1] = ev
@@ -64,7 +66,7 @@ def resume(app):
         if box[0] is not None:
             app.games -= 1          # the next game is this boot's first
         app.game = box[0]
-        app._close()
+        gamestep.close(app)
         app._refuse("lost", app.now)
         return
     g = box[0]

@@ -1,0 +1,47 @@
+# doodlebox app's heavy steps around a game (doodle/app.py): a game begun (the lobby's modules
+# out, the game's in) and closed (back to the lobby), also when the power-up resumes one
+# (doodle/powerup.py). Loaded for the step, right after a collection, and let go after it.
+import sys
+
+from doodle.app import CARD_GAMES, _drop, _module
+
+
+def start(app):
+    """The lobby's ROLL: its choice saved, a game begun (its first event: `game`)."""
+    _module("lobby").save(app, app.store)
+    app.journal.game_began(app.journal.next)
+    app.game = new_game(app, app.journal.add)
+    app._tones.append("start")
+
+
+def new_game(app, emit):
+    """The lobby's modules out, the game's in; a Game of the lobby's choice, numbered."""
+    app.card = app.edition in CARD_GAMES
+    opts = _module("lobby").options(app) if app.card else None
+    _drop("lobby")
+    # kept when the game is let go (this module is let go after the step)
+    app._base = [k for k in sys.modules if k.startswith("doodle.") and k != "doodle.gamestep"]
+    app.games += 1
+    app.pc = None
+    app._game_ver = -1
+    if app.card:
+        game = _module(app.edition)
+        _module(app.edition + "_view")
+        return game.Game(app.players, opts, app.games, emit, app.rand, app.now)
+    rounds = _module("rounds")
+    _module("view")
+    return rounds.Game(_module("ed_" + app.edition), app.players, app.control, app.games, emit)
+
+
+def close(app):
+    """Back to the lobby: the game, its edition's data and its screens are let go (RAM)."""
+    app.game = None
+    app.dice_.clear()
+    base = app._base
+    ed = app.edition
+    for name in ("final", "view", "rounds", "score", "sheet", "ed_" + ed, ed, ed + "_view"):
+        _drop(name)
+    for name in [k for k in sys.modules if k.startswith("doodle.") and k not in base and k != "doodle.gamestep"]:
+        _drop(name[7:])           # whatever else the game loaded
+    app.card = False
+    _module("lobby")

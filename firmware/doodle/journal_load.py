@@ -1,0 +1,86 @@
+# doodlebox journal at power-up: what the flash holds read back (docs/journal.md, power-up),
+# for doodle/journal.py, which loads this module while it reads the flash and lets it go after.
+import json
+
+from doodle import flashlog
+
+
+def acked(j):
+    """journal/acked: the highest s the PC acknowledged, per boot."""
+    text = j.flash.load("journal/acked")
+    if text:
+        for line in text.split("\n"):
+            words = line.split()
+            if len(words) == 2 and words[0].isdigit() and words[1].isdigit():
+                j._acked[int(words[0])] = int(words[1])
+
+
+def step(j):
+    """Journal.load_step: one more segment read (True while more are to be read)."""
+    todo = j._todo
+    if todo:
+        num = todo.pop(0)
+        name = flashlog.seg_name(num)
+        seg = [num, 0, 0, 0, 0]
+        box = [j._game, seg]
+        end, skipped = flashlog.scan(j.flash, name, j._page, _record(box))
+        j._game = box[0]
+        j.damaged += skipped
+        if seg[2] == 0:
+            j.flash.remove(name)      # nothing whole in it
+        else:
+            seg[4] = end
+            j._segs.append(seg)
+    if todo:
+        return True
+    if j.loading:
+        j.loading = False
+        j._page = None
+        if j._game is not None:
+            j.open_game = j._game
+            j.keep_from = (j._game[0][0], j._game[0][1])
+        j._game = None
+        j._send = j._locate_oldest()
+        for name in j.flash.files(flashlog.DIR):
+            if name != "journal/acked" and flashlog.seg_number(name) < 0 and not name.endswith(".tmp"):
+                j.odd += 1
+    return False
+
+
+def _record(box):
+    """What step does with each whole record: box = [the open game's parts, the segment's
+    entry [number, boot, first s, last s, bytes]]."""
+    def fn(page, boot, s, a, e, at):
+        seg = box[1]
+        if seg[2] == 0:
+            seg[1], seg[2] = boot, s
+        seg[3] = s
+        game = box[0]
+        if page.find(b'"k":"game"', a, e) >= 0:
+            box[0] = [[boot, s, s]]
+        elif game is None:
+            pass
+        elif page.find(b'"k":"end"', a, e) >= 0:
+            box[0] = None
+        elif page.find(b'"k":"resume"', a, e) >= 0:
+            game.append([boot, s, s])
+        elif game[-1][0] == boot:
+            game[-1][2] = s
+        return False
+    return fn
+
+
+def replay(j, parts, apply):
+    """Journal.replay: apply(event) for each event of a game's parts, in order."""
+    page = bytearray(flashlog.PAGE)
+    for boot, first, last in parts:
+        for num, b, f, top, size in j._segs:
+            if b != boot or top < first or f > last:
+                continue
+
+            def fn(p, rb, s, a, e, at, first=first, last=last):
+                if first <= s <= last:
+                    apply(json.loads(bytes(memoryview(p)[a:e])))
+                return False
+
+            flashlog.scan(j.flash, flashlog.seg_name(num), page, fn)
