@@ -671,7 +671,7 @@ def soak(n: int, rng: random.Random, inject: str | None = None, games: list[tupl
         t0 = time.monotonic()
         ended = bench.power_up()
         play_s = time.monotonic() - t0
-        heap = heap_of(bench.stdout)
+        reports = heap_of(bench.stdout)
         if inject:
             spoil(bench.flash, inject)
         db = d / "games.sqlite3"
@@ -681,13 +681,13 @@ def soak(n: int, rng: random.Random, inject: str | None = None, games: list[tupl
     finally:
         shutil.rmtree(d, ignore_errors=True)
     first: dict[int, tuple] = {}                    # games over -> the first report after that
-    for h in heap:
+    for h in reports:
         first.setdefault(h[0], h)
     after = [first[k] for k in sorted(first) if k > 0]   # after each game (report 0: before any)
     refused = len(bench.refused)
     out: dict = {"what": "soak", "tried": n, "unit": "games", "lost": got["lost"], "duplicated": got["duplicated"],
                  "events": got["events"], "wrong": len(invalid), **failure_fields(bench.failures),
-                 "refused": refused, "over": bench.over, "heap": heap, "play_s": play_s, "final_s": final["seconds"]}
+                 "refused": refused, "over": bench.over, "heap": reports, "play_s": play_s, "final_s": final["seconds"]}
     notes = [f"{bench.over} games played to the end"]
     if refused:
         notes.append(f"{refused} games refused: journal full, not counted as lost")
