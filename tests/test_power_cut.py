@@ -17,12 +17,28 @@ from cli_run import doodlebox
 from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table, read_lobby
 from doodlebox.runner import LinkThread
 from doodlebox.virtual.console import VirtualConsole
+from vm_faults import Watch
 
 
 def attach(vc, db):
     link = LinkThread(vc.port, db, on_note=lambda t: None).start()
     assert link.wait_ready(30) and not link.error, link.error
     return link
+
+
+def until(test, seconds: float = 30.0) -> bool:
+    """Wait for `test()` (polled), at most `seconds`: a machine under load takes its time."""
+    end = time.monotonic() + seconds
+    while not test() and time.monotonic() < end:
+        time.sleep(0.05)
+    return bool(test())
+
+
+def on_flash(flash) -> set[tuple[int, int]]:
+    """(boot, s) of every record written whole in the console's journal, read as the host reads it."""
+    watch = Watch(flash)
+    watch.scan()
+    return set(watch.written)
 
 
 def test_a_game_cut_off_by_a_power_cut_resumes_and_is_stored_once(tmp_path):
@@ -74,13 +90,13 @@ def test_a_game_begun_with_no_pc_and_cut_off_reaches_the_pc_that_comes_later(tmp
         read_lobby(vc)
         for _ in range(7):          # the game, the five start roads (Doodle City) and round 1's roll
             vc.press("ROLL", PRESS_MS)
-            time.sleep(0.3)
-        time.sleep(0.5)             # written to flash (at most 200 ms after the last)
+            time.sleep(0.3)         # a player's pace
+        assert until(lambda: len(on_flash(flash)) == 7), on_flash(flash)    # written to flash
     finally:
         vc.stop()                   # the power goes before any PC was there
     vc = VirtualConsole(flash_dir=flash, firmware=False).start()
     try:
-        time.sleep(2.0)             # powered up: the journal read, the game resumed
+        assert until(lambda: (2, 1) in on_flash(flash))   # powered up: the journal read, the game resumed
         link = attach(vc, db)       # the PC comes only now
         try:
             deadline = time.monotonic() + 20
@@ -102,18 +118,18 @@ def test_a_game_begun_with_no_pc_and_cut_off_reaches_the_pc_that_comes_later(tmp
 def test_a_pc_that_attaches_after_twenty_events_gets_them_all_and_the_console_lives_on(tmp_path):
     """Issue 11's late-attach crash: with 7 or more events held, a host attaching made the VM
     trap (automatic collections inside nested calls, docs/virtual-console.md). Twenty here."""
-    vc = VirtualConsole(flash_dir=tmp_path / "flash").start()
+    flash = tmp_path / "flash"
+    vc = VirtualConsole(flash_dir=flash).start()
     try:
         read_lobby(vc)
         for name in ["ROLL"] * 7 + ["PASS"] * 13:    # the game, start roads, a roll; 13 PASSes
             vc.press(name, PRESS_MS)                  # (refused while a die fits, or a tree)
-            time.sleep(0.25)
-        time.sleep(0.5)
+            time.sleep(0.25)                          # a player's pace
+        assert until(lambda: len(on_flash(flash)) == 20), on_flash(flash)   # held on flash
         link = attach(vc, tmp_path / "games.sqlite3")
         try:
             got = [link.events.get(timeout=20) for _ in range(20)]
-            time.sleep(0.5)
-            assert link.link is not None and link.link.counts["stored"] == 20
+            assert until(lambda: link.link is not None and link.link.counts["stored"] == 20, 10)
         finally:
             link.stop()
         assert vc.error is None and vc.state == "firmware"
