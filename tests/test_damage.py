@@ -293,9 +293,7 @@ def doodlebox(*args: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess
 
 
 def test_a_full_stdout_is_one_line(db):
-    full = Path("/dev/full")
-    if not full.exists():
-        pytest.skip("no /dev/full")
+    full = Path("/dev/full")      # (Linux's: every write to it fails with ENOSPC)
     for args in (["games", "--db", str(db)], ["show", "1", "--db", str(db)], ["stats", "--db", str(db)],
                  ["validate", str(CITY_SOLO)], ["score", str(CITY_SOLO)], ["layout", "check", str(LAYOUT)]):
         with full.open("w") as out:

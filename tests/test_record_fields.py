@@ -108,14 +108,16 @@ def test_an_unknown_field_is_refused_with_its_name_and_place(family, pattern, wh
     assert msg == f"r.json: {place}: unknown field \"zzyzx\" {at} (known: {', '.join(known)})"
 
 
-@pytest.mark.parametrize("family, pattern", CASES, ids=[f"{f}:{p or 'top'}" for f, p in CASES])
+# the objects with a field name long enough to misspell by swapping two letters
+MISSPELT = [(f, p) for f, p in CASES if any(len(k) >= 4 for k in FAMILIES[f][0].FIELDS[p])]
+
+
+@pytest.mark.parametrize("family, pattern", MISSPELT, ids=[f"{f}:{p or 'top'}" for f, p in MISSPELT])
 def test_a_misspelt_field_is_refused_with_the_name_meant(family, pattern):
     module, _ = FAMILIES[family]
     data = FULL[family]()
     where, obj = objects_at(data, pattern)[0]
-    meant = max((k for k in module.FIELDS[pattern] if len(k) >= 4), key=len, default=None)
-    if meant is None:
-        pytest.skip("no name long enough to misspell")
+    meant = max((k for k in module.FIELDS[pattern] if len(k) >= 4), key=len)
     typo = meant[0] + meant[2] + meant[1] + meant[3:]   # two letters swapped
     obj[typo] = obj.pop(meant, 1)
     with pytest.raises(RecordError) as exc:
