@@ -71,7 +71,7 @@ def test_a_line_of_issue_18_says_what_went_wrong():
     assert "exit codes [1, -7]" in faults.line(dict(ok, ok=1, exits=[1, -7]))
 
 
-WAL = "import doodlebox.store.database as _d\n_d.JOURNAL_MODE = 'WAL'\n"
+WAL = "import doodlebox.store.dbfile as _f\n_f.JOURNAL_MODE = 'WAL'\nimport doodlebox.store.database as _d\n"
 
 
 def test_the_deleted_line_fails_for_a_logger_that_does_not_check_its_file(monkeypatch):

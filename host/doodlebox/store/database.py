@@ -5,13 +5,12 @@ transaction), games derived from them, and what is read back: the games, one gam
 
 The store knows the file it holds: every commit is followed by `check_file()` (the path the
 user named still names the file opened, and it can still be written), so nothing a commit
-returns, and nothing the link acknowledges, is in a file deleted or replaced meanwhile. The
-journal is SQLite's rollback journal, not WAL: no -shm file, so no shared memory mapped, and no
-SIGBUS when something truncates or spoils it (docs/stored-games.md, "The database file")."""
+returns, and nothing the link acknowledges, is in a file deleted or replaced meanwhile. Opening
+the file, its journal's mode and that check are store/dbfile.py's (docs/stored-games.md, "The
+database file")."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import time
@@ -19,13 +18,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from doodlebox.errors import InputError
-from doodlebox.store.errors import CORRUPT, NOTADB, Damaged, StoreError, damage, problem
+from doodlebox.store.dbfile import check_file, open_readonly, open_writing
+from doodlebox.store.errors import Damaged, StoreError, damage, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
 from doodlebox.store.outcome import Outcome, outcome_of
-from doodlebox.store.schema import IMPORTED, SCHEMA_VERSION, check, upgrade
+from doodlebox.store.schema import IMPORTED
 
 NAME_LENGTH = 24     # at most, in characters (the sheets and the panel have room for it)
-JOURNAL_MODE = "DELETE"   # SQLite's rollback journal: no -shm mapped (docs/stored-games.md, "The database file")
 MAX_ID = 2 ** 63 - 1     # the highest games.id SQLite can hold
 MAX_SEATS = 99           # more players in a games row is damage (Doodle Puzzle seats 8)
 
@@ -46,125 +45,24 @@ class Store:
         self.readonly = readonly
         self.identity: tuple[int, int] | None = None     # (st_dev, st_ino) of the file opened for writing
         try:
-            self.db = self._connect(timeout)
+            if readonly:
+                self.db = open_readonly(self.path, timeout)
+            else:
+                self.db, self.identity = open_writing(self.path, timeout)
         except UnicodeDecodeError as exc:      # a table's name or its SQL in sqlite_master
             raise problem(self.path, exc, "opening it") from None
         self._outcomes: dict[tuple, Outcome] = {}     # (game id, events, state) -> its replay's outcome
-
-    def _connect(self, timeout: float) -> sqlite3.Connection:
-        path = self.path
-        if self.readonly:
-            return self._connect_readonly(timeout)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise problem(path, exc, "creating its folder") from None
-        self._may_write()
-        db = None
-        try:
-            db = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
-            self.identity = _identity(path)       # the file SQLite has just opened
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            check(path, version, tables)
-            _rollback_journal(path, db)
-            db.execute("PRAGMA mmap_size=0")
-            db.execute("PRAGMA synchronous=FULL")
-            if version < SCHEMA_VERSION:
-                upgrade(db, version, tables)
-            self.check_file()
-        except sqlite3.Error as exc:
-            if db is not None:
-                db.close()
-            raise problem(path, exc, "opening it") from None
-        except StoreError:
-            if db is not None:
-                db.close()
-            raise
-        except OSError as exc:     # the file gone the moment it was opened
-            if db is not None:
-                db.close()
-            raise problem(path, exc, "opening it") from None
-        return db
-
-    def _may_write(self) -> None:
-        """Read-only, said before SQLite opens it: SQLite would open a file it may not write for
-        reading only, and make its -wal and -shm files as read-only as the file itself, so that
-        the database stays read-only after the file is made writable again."""
-        path = self.path
-        wal = Path(f"{path}-wal")
-        # the -shm counts only for a file in WAL mode (SQLite opens a file with a -wal in WAL mode)
-        shm = (Path(f"{path}-shm"),) if wal.exists() or _wal_header(path) else ()
-        for f in (path, wal, *shm):
-            if f.exists() and not os.access(f, os.R_OK | os.W_OK):
-                raise StoreError(f"{path}: read-only: this user may not write {f}", "readonly")
-        if not os.access(path.parent, os.W_OK | os.X_OK):
-            raise StoreError(f"{path}: read-only: this user may not write its folder {path.parent} (SQLite keeps "
-                             "its -wal and -shm files next to the database)", "readonly")
-
-    def _connect_readonly(self, timeout: float) -> sqlite3.Connection:
-        path = self.path
-        last: BaseException | None = None
-        # a file of an earlier doodlebox in WAL mode without a -wal file has every row in the file
-        # itself: read it as it is (immutable), and make no -shm or -wal next to it, which would be
-        # as read-only as the file. A file in the rollback journal's mode is read as it is written
-        # (a `doodlebox log` may be storing into it meanwhile), which makes no file next to it
-        immutable = _wal_header(path) and not Path(f"{path}-wal").exists()
-        modes = ("ro&immutable=1", "ro") if immutable else ("ro",)
-        for mode in modes:
-            db = None
-            try:
-                db = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=timeout, isolation_level=None)
-                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-                version = db.execute("PRAGMA user_version").fetchone()[0]
-                check(path, version, tables)
-                if version < SCHEMA_VERSION:
-                    raise StoreError(f"{path}: schema version {version}: `doodlebox log` upgrades it to "
-                                     f"{SCHEMA_VERSION} (it needs to write the file)", "old")
-                return db
-            except sqlite3.Error as exc:
-                if db is not None:
-                    db.close()
-                last = exc
-                if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (NOTADB, CORRUPT):
-                    break
-            except StoreError:
-                if db is not None:
-                    db.close()
-                raise
-        assert last is not None
-        raise problem(path, last, "opening it") from None
 
     def close(self) -> None:
         self.db.close()
 
     def check_file(self) -> None:
-        """StoreError unless the path the user named still names the file this store opened
-        (the same st_dev and st_ino: not deleted, not replaced by another file) and this user
-        may still write it and its folder (SQLite makes its -journal there at every commit).
-        Called after every commit, and by the link before each `ack`."""
-        if self.readonly or self.identity is None:
-            return
-        path = self.path
-        try:
-            now = _identity(path)
-        except FileNotFoundError:
-            raise StoreError(f"{path}: the database was deleted while doodlebox was storing into it: nothing more "
-                             "is acknowledged (the console keeps its events for the next doodlebox log)",
-                             "deleted") from None
-        except OSError as exc:
-            raise StoreError(f"{path}: cannot be looked at ({exc.strerror or exc}): nothing more is acknowledged",
-                             "io") from None
-        if now != self.identity:
-            raise StoreError(f"{path}: the database was replaced by another file while doodlebox was storing into "
-                             "it: nothing more is acknowledged (the console keeps its events for the next "
-                             "doodlebox log)", "replaced")
-        if not os.access(path, os.W_OK):
-            raise StoreError(f"{path}: read-only: this user may no longer write {path}: nothing more is "
-                             "acknowledged", "readonly")
-        if not os.access(path.parent, os.W_OK | os.X_OK):
-            raise StoreError(f"{path}: read-only: this user may no longer write its folder {path.parent} (SQLite "
-                             "keeps its -journal there): nothing more is acknowledged", "readonly")
+        """StoreError unless the path still names the file this store opened for writing and
+        this user may still write it (dbfile.check_file). Called after every commit, and by the
+        link before each `ack`."""
+        if not self.readonly and self.identity is not None:
+            check_file(self.path, self.identity)
+
 
     # -- writing -----------------------------------------------------------------------
     def hello(self, uid: str, fw: str, held: Iterable[tuple[int, int, int]]) -> Hello:
@@ -644,32 +542,6 @@ def _short(value: object) -> str:
 
 def _text(value: bytes | None) -> str | None:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    st = os.stat(path)
-    return st.st_dev, st.st_ino
-
-
-def _rollback_journal(path: Path, db: sqlite3.Connection) -> None:
-    """Put the file in the rollback journal's mode. A WAL file of an earlier doodlebox is
-    checkpointed into the file and its -wal and -shm removed; SQLite does that only while no
-    other connection has it open, else it is "locked" (and `doodlebox log` waits)."""
-    mode = db.execute(f"PRAGMA journal_mode={JOURNAL_MODE}").fetchone()[0]
-    if str(mode).lower() != JOURNAL_MODE.lower():
-        raise StoreError(f"{path}: the database is locked by another program while opening it (a file in {mode} "
-                         "mode, which doodlebox turns into its rollback journal's mode only while no other "
-                         "program has it open)", "locked")
-
-
-def _wal_header(path: Path) -> bool:
-    """The file says it is in WAL mode (its header's read and write versions are 2)."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(20)
-    except OSError:
-        return False
-    return len(head) == 20 and head[18] == 2
 
 
 def _canonical(data: dict) -> str:
