@@ -18,7 +18,7 @@ except ImportError:  # CPython (tests, the virtual console's --cpython mode)
     def const(x):  # type: ignore[misc]
         return x
 
-FW_VERSION = "0.5.0"
+FW_VERSION = "0.5.1"
 NOTICE_MS = const(3000)
 _LINK_TIMEOUT_MS = const(5000)
 
