@@ -17,7 +17,7 @@ from cli_run import doodlebox
 from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table, read_lobby
 from doodlebox.runner import LinkThread
 from doodlebox.virtual.console import VirtualConsole
-from vm_faults import Watch
+from flash_watch import Watch
 
 
 def attach(vc, db):

@@ -11,6 +11,7 @@ import sqlite3
 import zlib
 
 import faults
+import flash_watch
 import vm_faults
 
 
@@ -24,7 +25,7 @@ def test_the_reader_takes_whole_records_only_and_reads_past_a_torn_part(tmp_path
     one, two, three = (record(1, s, b'{"k":"x","s":%d}' % s) for s in (1, 2, 3))
     seg = tmp_path / "journal" / "00000001.seg"
     seg.write_bytes(one + two[:-3])                   # the second one torn
-    w = vm_faults.Watch(tmp_path)
+    w = flash_watch.Watch(tmp_path)
     w.scan()
     assert sorted(w.written) == [(1, 1)]
     seg.write_bytes(one + two[:-3] + three)           # a whole one after the torn part
@@ -46,11 +47,11 @@ def database(path, rows):
 
 
 def test_the_tally_counts_lost_and_duplicated(tmp_path):
-    w = vm_faults.Watch(tmp_path)
+    w = flash_watch.Watch(tmp_path)
     ev = [{"k": "roll", "g": 1, "s": s} for s in range(4)]
     for s in (1, 2, 3):
-        w.written[(1, s)] = {vm_faults.canonical(json.dumps(ev[s]))}
-    w.written[(2, 1)] = {vm_faults.canonical(json.dumps(ev[1])), vm_faults.canonical(json.dumps(ev[2]))}  # reused
+        w.written[(1, s)] = {flash_watch.canonical(json.dumps(ev[s]))}
+    w.written[(2, 1)] = {flash_watch.canonical(json.dumps(ev[1])), flash_watch.canonical(json.dumps(ev[2]))}  # reused
     database(tmp_path / "db", [("u", 1, 1, json.dumps(ev[1])),
                                ("u", 1, 3, json.dumps(ev[0])),      # another event than was written
                                ("u", 1, 9, json.dumps(ev[1])),      # never written
