@@ -299,6 +299,9 @@ def journal_budget() -> None:
     sys.path.insert(0, str(ROOT / "tests" / "guest"))
     import table_script
 
+    from doodlebox.virtual import cpython_micropython
+
+    cpython_micropython.install()   # the firmware's `micropython` under CPython
     from doodle import flashlog
     from doodle.app import App
 

@@ -30,6 +30,9 @@ for _p in (ROOT / "host", ROOT / "firmware", ROOT / "tests" / "guest"):
 import table_script  # noqa: E402
 
 import journal_bytes  # noqa: E402
+from doodlebox.virtual import cpython_micropython  # noqa: E402
+
+cpython_micropython.install()   # the firmware's `micropython` under CPython
 from doodle import flashlog, link  # noqa: E402
 from doodle.app import App  # noqa: E402
 from doodlebox import console_record  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from doodle import deadly
+from doodle import deadly, link
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import engine, maps, tallies
@@ -364,7 +364,7 @@ def test_replay_of_the_events_reaches_the_same_state(rec, seed):
             assert watched(key) is None
     assert len(rests) > 25
     for n, want in rests[::7] + rests[-1:]:
-        g = deadly.Game(3, {"map": "b", "rec": rec}, 1, deadly.quiet, random.Random(n).randrange)
+        g = deadly.Game(3, {"map": "b", "rec": rec}, 1, link.quiet, random.Random(n).randrange)
         for e in t.events[1:n]:
             g.replay(e)
         assert snapshot(g) == want, n
@@ -375,7 +375,7 @@ def test_replay_refuses_an_event_out_of_turn():
     t = Side(2, "a", "full", 9)
     t.play()
     reveal = next(e for e in t.events if e["k"] == "reveal")
-    g = deadly.Game(2, {"map": "a", "rec": "full"}, 1, deadly.quiet, random.Random(1).randrange)
+    g = deadly.Game(2, {"map": "a", "rec": "full"}, 1, link.quiet, random.Random(1).randrange)
     g.replay(reveal)
     with pytest.raises(ValueError):
         g.replay(reveal)

@@ -612,7 +612,7 @@ print("tick_alloc", tick_alloc)
 @pytest.mark.parametrize("players,var", [(8, "showdown"), (5, "behave")])
 def test_the_same_game_in_the_vm(players, var):
     cp = subprocess.run([sys.executable, "-c", GUEST, str(players), var], capture_output=True, text=True,
-                        env={"PYTHONPATH": str(ROOT / "firmware")})
+                        env={"PYTHONPATH": f"{ROOT / 'firmware'}:{ROOT / 'tests' / 'guest'}"})
     assert cp.returncode == 0, cp.stderr
     boot = ("import sys\nsys.path.insert(0, '/input/firmware')\n"
             f"sys.argv[:] = ['guest', '{players}', '{var}']\n" + GUEST)

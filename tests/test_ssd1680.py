@@ -28,7 +28,7 @@ GUEST_SETUP = r'''
 import sys, binascii, framebuf
 if "/input/firmware" not in sys.path:
     sys.path.insert(0, "/input/firmware")
-from board.ssd1680 import SSD1680
+from board.ssd1680 import SSD1680, whole
 from board.panel import Panel
 T = 0
 class Pin:
@@ -48,8 +48,17 @@ class SPI:
 cs, dc, rst, bz = Pin("cs"), Pin("dc"), Pin("rst"), Pin("busy")
 drv = SSD1680(SPI(), cs, dc, rst, bz)
 buf = bytearray(4736)
+img = whole(buf)
 fb = framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_VLSB)
 fb.fill(1)
+_pf = [None, None]
+
+def PF(p):
+    # the whole frame of the lines panel p shows (it draws them a band at a time)
+    if _pf[0] is not p._shown:
+        _pf[0] = p._shown
+        _pf[1] = framebuf.FrameBuffer(p.frame(p._shown), 296, 128, framebuf.MONO_VLSB)
+    return _pf[1]
 
 def run(max_ms=20000, step=10):
     # tick until idle; returns the number of ticks
@@ -156,7 +165,7 @@ for x, y in ((0, 0), (295, 0), (0, 127), (295, 127), (1, 0), (0, 1), (294, 127))
 fb.rect(100, 30, 37, 21, 0)
 fb.fill_rect(150, 7, 9, 3, 0)
 fb.line(10, 127, 80, 70, 0)
-drv.show(buf)
+drv.show(img)
 print(run())
 """
     )
@@ -185,20 +194,20 @@ print(run())
 def test_show_while_busy_keeps_newest_and_never_blocks(rig):
     out = rig.run(
         """
-drv.show(buf)
+drv.show(img)
 print(run())
 b2 = bytearray(4736); f2 = framebuf.FrameBuffer(b2, 296, 128, framebuf.MONO_VLSB)
 b3 = bytearray(4736); f3 = framebuf.FrameBuffer(b3, 296, 128, framebuf.MONO_VLSB)
 f2.fill(1); f2.text("second", 10, 10, 0)
 f3.fill(1); f3.text("third", 50, 50, 0); f3.fill_rect(0, 100, 296, 28, 0)
 fb.text("first", 0, 0, 0)
-drv.show(buf)
+drv.show(img)
 k = 0
 while hw_busy(T) == 0 and k < 100:   # until the partial refresh is running
     drv.tick(T); T += 10; k += 1
 print(hw_busy(T), drv.busy())
-drv.show(b2)           # superseded before the panel is free
-drv.show(b3)           # the newest
+drv.show(whole(b2))           # superseded before the panel is free
+drv.show(whole(b3))           # the newest
 for i in range(5):     # ticks while BUSY do not block and send nothing
     drv.tick(T); T += 10
 print(drv.busy(), drv.partial_refreshes)
@@ -224,7 +233,7 @@ def test_full_first_then_partials_then_full_every(rig):
     for i in range(9):
         full = i == 7
         rig.run(
-            "fb.fill(1); fb.text('frame %d', %d, %d, 0); drv.show(buf, full=%s); run()"
+            "fb.fill(1); fb.text('frame %d', %d, %d, 0); drv.show(img, full=%s); run()"
             % (i, 3 * i, 11 * i, full)
         )
         kinds.append(rig.model.last_refresh_kind)
@@ -246,7 +255,7 @@ def test_busy_timeout_is_an_error_and_recovers(rig):
     m.full_time = 100.0  # BUSY stuck
     out = rig.run(
         """
-drv.show(buf)
+drv.show(img)
 n = 0
 while drv.errors == 0 and n < 1000:
     drv.tick(T); T += 10; n += 1
@@ -258,7 +267,7 @@ print(n, drv.errors, drv.busy())
     assert 490 <= n <= 520  # ~5 s of 10 ms ticks, each returned promptly
     assert rig.run("print(drv.last_error)").strip() == "BUSY timeout"
     m.full_time = 2.0  # the panel works again: the driver resets and retries a full refresh
-    rig.run("fb.text('again', 5, 5, 0); drv.show(buf); run()")
+    rig.run("fb.text('again', 5, 5, 0); drv.show(img); run()")
     assert m.resets == 2
     assert m.full_refreshes == 2 and m.last_refresh_kind == "full"
     assert m.errors == []
@@ -267,14 +276,14 @@ print(n, drv.errors, drv.busy())
 
 
 def test_idle_tick_sends_nothing_and_sleep(rig):
-    rig.run("drv.show(buf); run()")
+    rig.run("drv.show(img); run()")
     m = rig.model
     count = len(m.commands)
     rig.run("for i in range(100):\n    drv.tick(T); T += 10")
     assert len(m.commands) == count
     assert rig.run("print(drv.sleep())").strip() == "True"
     assert m.sleeping
-    rig.run("fb.text('woke', 0, 0, 0); drv.show(buf); run()")
+    rig.run("fb.text('woke', 0, 0, 0); drv.show(img); run()")
     assert not m.sleeping and m.errors == []
     # woken by a reset + init; both RAM planes are rewritten, so a partial refresh is fine
     assert m.resets == 2 and m.last_refresh_kind == "partial" and m.warnings == []
@@ -295,19 +304,19 @@ ref.fill(1); ref.text("DOODLE CITY", 0, 0, 0)
 bad = 0
 for y in range(16):
     for x in range(176):
-        if p.fb.pixel(x, y) != ref.pixel(x // 2, y // 2):
+        if PF(p).pixel(x, y) != ref.pixel(x // 2, y // 2):
             bad += 1
 print(bad)
 body = framebuf.FrameBuffer(bytearray(296), 296, 8, framebuf.MONO_VLSB)
 body.fill(1); body.text("Round 3", 0, 0, 0)
-print(sum(1 for y in range(8) for x in range(296) if p.fb.pixel(x, 19 + y) != body.pixel(x, y)))
+print(sum(1 for y in range(8) for x in range(296) if PF(p).pixel(x, 19 + y) != body.pixel(x, y)))
 """
     ).split()
     assert out[0] == "True"
     assert out[1:4] == ["False", "1", "False"]  # same lines: no redraw, no refresh
     assert out[4] == "0"  # the title is the 8x8 text doubled pixel for pixel
     assert out[5] == "0"  # first body line at y=19
-    rows = rig.pixels("p.fb")
+    rows = rig.pixels("PF(p)")
     assert rows[17] == "0" * W  # the rule
     assert rows[16] == "1" * W and rows[18] == "1" * W
     # "!Column full": white on a black bar from y=27 to y=35, full width
@@ -320,7 +329,7 @@ print(sum(1 for y in range(8) for x in range(296) if p.fb.pixel(x, 19 + y) != bo
     # a change gives a partial refresh with the new picture
     rig.run("p.show(['DOODLE CITY', 'Round 4'], T); run()")
     assert m.last_refresh_kind == "partial" and m.warnings == []
-    rig.assert_model_shows(rig.pixels("p.fb"))
+    rig.assert_model_shows(rig.pixels("PF(p)"))
 
 
 def test_panel_fifteen_lines_fit(rig):
@@ -333,14 +342,14 @@ run()
 ref = framebuf.FrameBuffer(bytearray(296), 296, 8, framebuf.MONO_VLSB)
 """
     )
-    rows = rig.pixels("p.fb")
+    rows = rig.pixels("PF(p)")
     assert rows[0][200:] == "0" * 96  # inverted title bar
     assert rows[16] != "0" * W  # no rule: the first line starts at y=16
     for i in (0, 13):  # first and last body line, descenders (glyph row 7) included
         out = rig.run(
             "ref.fill(1); ref.text('line %d gjpqy', 0, 0, 0)\n"
             "print(sum(1 for y in range(8) for x in range(296) "
-            "if p.fb.pixel(x, %d + y) != ref.pixel(x, y)))" % (i, 16 + 8 * i)
+            "if PF(p).pixel(x, %d + y) != ref.pixel(x, y)))" % (i, 16 + 8 * i)
         )
         assert out.strip() == "0"
     assert "0" in rows[127]  # descenders of the last line on the bottom row
@@ -348,7 +357,7 @@ ref = framebuf.FrameBuffer(bytearray(296), 296, 8, framebuf.MONO_VLSB)
     rig.assert_model_shows(rows)
     # 13 body lines: rule kept, 8 px pitch
     rig.run("p.show(['T'] + ['l%d' % i for i in range(13)], T); run()")
-    rows = rig.pixels("p.fb")
+    rows = rig.pixels("PF(p)")
     assert rows[17] == "0" * W
     rig.assert_model_shows(rows)
 
@@ -356,10 +365,10 @@ ref = framebuf.FrameBuffer(bytearray(296), 296, 8, framebuf.MONO_VLSB)
 def test_partial_refresh_writes_the_red_ram_after_the_refresh(rig):
     # one frame buffer: the new image goes to the black/white RAM, the panel refreshes, then
     # the same image goes to the red RAM, where the next partial refresh finds the picture
-    rig.run("drv.show(buf); run()")
+    rig.run("drv.show(img); run()")
     m = rig.model
     n = len(m.commands)
-    rig.run("fb.text('next', 0, 0, 0); drv.show(buf); run()")
+    rig.run("fb.text('next', 0, 0, 0); drv.show(img); run()")
     assert m.commands[n:] == [0x4E, 0x4F, 0x24, 0x22, 0x20, 0x4E, 0x4F, 0x26]
     assert m.last_refresh_kind == "partial" and m.warnings == [] and m.errors == []
     raw = bytes.fromhex(rig.run("print(binascii.hexlify(buf).decode())").strip())
@@ -368,7 +377,7 @@ def test_partial_refresh_writes_the_red_ram_after_the_refresh(rig):
             assert m.red[x][15 - page] == m.bw[x][15 - page] == raw[page * W + x]
     # a full refresh writes both RAMs first and nothing after
     n = len(m.commands)
-    rig.run("fb.text('full', 0, 50, 0); drv.show(buf, True); run()")
+    rig.run("fb.text('full', 0, 50, 0); drv.show(img, True); run()")
     assert m.commands[n:] == [0x4E, 0x4F, 0x24, 0x4E, 0x4F, 0x26, 0x22, 0x20]
     assert rig.run("print(len([k for k in dir(drv) if 'shown' in k]))").strip() == "0"  # no copy
 
@@ -401,11 +410,11 @@ print(shown, p.draws, drv.partial_refreshes, drv.full_refreshes, drv.redrawn, dr
     assert shown == 80 and draws < 40  # screens that came while the driver was busy were skipped
     assert (partials, fulls) == (m.partial_refreshes, m.full_refreshes) and partials >= 5 and fulls >= 2
     assert draws == partials + fulls and redrawn == 0 and errors == 0
-    rows = rig.pixels("p.fb")
+    rows = rig.pixels("PF(p)")
     rig.assert_model_shows(rows)
     # ... and that is the last screen
-    rig.run("q = Panel(drv)\nq.draw(lines)")
-    assert rig.pixels("q.fb") == rows
+    rig.run("q = Panel(drv)\nq.show(lines, T)")
+    assert rig.pixels("PF(q)") == rows
 
 
 def test_a_buffer_drawn_into_while_shown_makes_the_next_refresh_full(rig):
@@ -413,15 +422,15 @@ def test_a_buffer_drawn_into_while_shown_makes_the_next_refresh_full(rig):
     # should not) would leave the red RAM unlike the panel; the driver sees it by a CRC-32
     out = rig.run(
         """
-drv.show(buf)
+drv.show(img)
 run()
 fb.text("first", 0, 0, 0)
-drv.show(buf)
+drv.show(img)
 k = 0
 while hw_busy(T) == 0 and k < 100:   # until the partial refresh is running
     drv.tick(T); T += 10; k += 1
 fb.fill_rect(0, 60, 296, 20, 0)      # drawn into while the panel refreshes
-drv.show(buf)
+drv.show(img)
 run()
 print(drv.redrawn, drv.full_refreshes, drv.partial_refreshes, drv.last_kind)
 """
@@ -430,7 +439,7 @@ print(drv.redrawn, drv.full_refreshes, drv.partial_refreshes, drv.last_kind)
     assert out == ["1", "2", "1", "full"]
     assert m.warnings == [] and m.errors == []
     rig.assert_model_shows(rig.pixels())
-    rig.run("fb.text('after', 0, 100, 0); drv.show(buf); run()")  # partial refreshes again
+    rig.run("fb.text('after', 0, 100, 0); drv.show(img); run()")  # partial refreshes again
     assert m.last_refresh_kind == "partial" and m.warnings == []
     rig.assert_model_shows(rig.pixels())
 
@@ -628,4 +637,4 @@ print(busy_fulls, drv.full_refreshes, drv.partial_refreshes, panel_mod.CLEAN_AFT
     assert busy_fulls == 1                      # the first refresh only (the panel is set up)
     assert partials >= clean_after and fulls == 2 and idle_ms <= 5000
     assert m.errors == [] and m.warnings == []
-    rig.assert_model_shows(rig.pixels("p.fb"))
+    rig.assert_model_shows(rig.pixels("PF(p)"))

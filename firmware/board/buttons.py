@@ -1,9 +1,5 @@
 # doodlebox buttons: polled, debounced push buttons (active low, internal pull-ups).
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
+from micropython import const
 
 _DEBOUNCE_MS = const(30)
 

@@ -2,13 +2,9 @@
 import gc
 import time
 
-from doodle.app import App
+from micropython import const
 
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
+from doodle.app import App
 
 _SCREEN_EVERY_MS = const(1000)
 SLEEP_MS = const(2)

@@ -1,6 +1,9 @@
-# Draws the app's screen (a list of short strings) into a 296x128 MONO_VLSB framebuf and
-# hands it to the e-paper driver (board/ssd1680.py). One buffer: the driver keeps no copy,
-# so nothing is drawn into it while the driver is busy with it; the newest lines wait.
+# Draws the app's screen (a list of short strings) for the e-paper driver (board/ssd1680.py)
+# a band at a time: the 296x128 MONO_VLSB frame is four bands of BAND rows (1184 bytes, a
+# quarter of the 4736 a whole frame takes: RAM), each drawn from the lines when the driver
+# asks for its bytes (image()). The lines being shown are kept as they were given until the
+# driver is done with them (it reads the frame again after a partial refresh); newer lines
+# wait, the newest only.
 #
 # Pixels: 1 = white, 0 = black (the SSD1680 RAM convention; the driver sends the buffer
 # as is). Black text on white.
@@ -19,12 +22,7 @@
 # "2"). Every card but a Draw 2 has its number (1, 2, ... in order) under it, from y+CARD+1.
 
 import framebuf
-
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
+from micropython import const
 
 _W = const(296)
 _H = const(128)
@@ -37,6 +35,7 @@ CARD_STEP = const(36)     # from one card to the next
 CARD_X = const(4)         # the first card's left edge
 _CARD_SLOTS = const(4)    # lines a row of cards takes (31 px: the card, a gap, its number)
 _NUMBERS = const("0123456789")
+BAND = const(32)          # rows drawn at a time (4 pages of the VLSB frame)
 
 # 4 bits -> 8 bits, every bit doubled (bit i -> bits 2i and 2i+1):
 # bytes(sum(((n >> i) & 1) * (3 << (2 * i)) for i in range(4)) for n in range(16))
@@ -52,16 +51,21 @@ CLEAN_IDLE_MS = 4000
 
 
 class Panel:
-    """show(lines) draws the lines into the one frame buffer and hands it to the driver.
-    The driver reads that buffer until its refresh is over (board/ssd1680.py), so while it
-    is busy new lines wait, the newest only, and tick() draws them when it is free."""
+    """show(lines) hands the lines to the driver, which reads the frame band by band through
+    image() until its refresh is over (board/ssd1680.py): while it is busy new lines wait, the
+    newest only, and tick() hands them over when it is free."""
 
     def __init__(self, driver, width=_W, height=_H):
         self.driver = driver
         self.width = width
         self.height = height
-        self.buf = bytearray(width * ((height + 7) // 8))
-        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
+        self.buf = bytearray(width * BAND // 8)   # one band of the frame
+        self.fb = framebuf.FrameBuffer(self.buf, width, BAND, framebuf.MONO_VLSB)
+        self.nbytes = width * ((height + 7) // 8)  # the whole frame's
+        self._band = -1    # the band in buf (-1: none)
+        self._shown = None  # the lines the driver is showing (its frame is drawn from them)
+        if driver is not None:
+            driver.chunk = len(self.buf)           # a band a step: each drawn once per RAM written
         self._tbuf = bytearray(_TITLE_CHARS * 8)
         self._tfb = framebuf.FrameBuffer(self._tbuf, _TITLE_CHARS * 8, 8, framebuf.MONO_VLSB)
         self._last = None  # the newest lines asked for (drawn, or waiting for the driver)
@@ -101,9 +105,10 @@ class Panel:
         if drv.busy():
             return
         self._waiting = False
-        self.draw(self._last)
+        self._shown = self._last
+        self._band = -1
         self.draws += 1
-        drv.show(self.buf, self._full)
+        drv.show(self.image, self._full)
         self._full = False
 
     def _same(self, lines):
@@ -119,12 +124,41 @@ class Panel:
         return self._waiting or self.driver.busy()
 
     # -- drawing -------------------------------------------------------------------
-    def draw(self, lines):
+    def image(self, off, n):
+        """Bytes [off, off + n) of the frame being shown (at most to the end of a band), the
+        band drawn first if it is not the one in buf: what the driver writes to the panel's RAM."""
+        bb = len(self.buf)
+        k = off // bb
+        if k != self._band:
+            self._band = k
+            self.draw(self._shown, k)
+        off -= k * bb
+        if n > bb - off:
+            n = bb - off
+        return memoryview(self.buf)[off:off + n]
+
+    def frame(self, lines):
+        """The whole frame of `lines`, band after band, in a new buffer (the tests' and the
+        self-test's: 4736 bytes)."""
+        out = bytearray(self.nbytes)
+        bb = len(self.buf)
+        for k in range((self.nbytes + bb - 1) // bb):
+            self.draw(lines, k)
+            n = min(bb, self.nbytes - k * bb)
+            out[k * bb:k * bb + n] = memoryview(self.buf)[:n]
+        self._band = -1
+        return out
+
+    def draw(self, lines, k=0):
+        """Band k of the screen of `lines` into buf: the rows from BAND * k (what falls
+        outside is clipped by the frame buffer)."""
         fb = self.fb
         fb.fill(1)
         if not lines:
             return
-        self._title(lines[0])
+        y0 = k * BAND
+        if k == 0:
+            self._title(lines[0])
         body = lines[1:]
         n = 0
         for s in body:
@@ -133,26 +167,30 @@ class Panel:
         h = self.height
         if y + n * 9 <= h + 1:  # the last 1 px gap may fall off the bottom
             pitch = 9
-            fb.hline(0, _RULE_Y, self.width, 0)
+            fb.hline(0, _RULE_Y - y0, self.width, 0)
         elif y + n * 8 <= h:
             pitch = 8
-            fb.hline(0, _RULE_Y, self.width, 0)
+            fb.hline(0, _RULE_Y - y0, self.width, 0)
         else:  # 14 lines: no rule, lines packed right under the title
             pitch = 8
             y = 16
         for s in body:
-            if y >= self.height:
+            if y >= self.height or y - 1 >= y0 + BAND:
                 break
             s = str(s)
             if s.startswith("%"):
-                self._cards(s, y)
+                if y + _CARD_SLOTS * pitch > y0:
+                    self._cards(s, y - y0)
                 y += _CARD_SLOTS * pitch
                 continue
+            if y + pitch <= y0:         # above this band
+                y += pitch
+                continue
             if s.startswith("!"):
-                fb.fill_rect(0, y - 1, self.width, pitch, 0)
-                fb.text(s[1:_LINE_CHARS + 1], 0, y, 1)
+                fb.fill_rect(0, y - 1 - y0, self.width, pitch, 0)
+                fb.text(s[1:_LINE_CHARS + 1], 0, y - y0, 1)
             else:
-                fb.text(s[:_LINE_CHARS], 0, y, 0)
+                fb.text(s[:_LINE_CHARS], 0, y - y0, 0)
             y += pitch
 
     def _cards(self, s, y):

@@ -17,10 +17,12 @@
 import gc
 import time
 
+import framebuf
 import machine
 
 from board import loop, pins
 from board.buzzer import TUNES
+from board.ssd1680 import whole
 from doodle import link
 from doodle.app import FW_VERSION
 
@@ -66,6 +68,11 @@ class SelfTest:
 
     def __init__(self, board, pip_ms=PIP_MS):
         self.board = board
+        panel = board.panel
+        # its own whole frame (the panel draws its lines a band at a time): the pattern is
+        # drawn once and the buttons into it (RAM: the self-test is not played alongside a game)
+        self.buf = bytearray(panel.nbytes)
+        self.fb = framebuf.FrameBuffer(self.buf, panel.width, panel.height, framebuf.MONO_VLSB)
         self.pip_ms = pip_ms
         self.step = _PIPS
         self.pip = -1  # the pip lit now (index on the chain)
@@ -169,7 +176,7 @@ class SelfTest:
         self._full0 = drv.full_refreshes
         self._err0 = drv.errors
         self.draw_pattern()
-        drv.show(self.board.panel.buf, True)
+        drv.show(whole(self.buf), True)
 
     def _panel(self, now):
         drv = self.board.panel.driver
@@ -222,7 +229,7 @@ class SelfTest:
         board.leds.show([(6, 2, False) if d == die else (0, 0, False) for d in range(board.leds.dice)])
         board.buzzer.play("claim", now)
         self.draw_button(name)
-        board.panel.driver.show(board.panel.buf)
+        board.panel.driver.show(whole(self.buf))
 
     def _exit(self):
         self._send({"step": "exit", "buttons": self.seen})
@@ -232,7 +239,7 @@ class SelfTest:
     # -- panel -----------------------------------------------------------------------------
     def draw_pattern(self):
         panel = self.board.panel
-        fb = panel.fb
+        fb = self.fb
         w, h = panel.width, panel.height
         fb.fill(1)
         fb.rect(0, 0, w, h, 0)
@@ -252,7 +259,7 @@ class SelfTest:
         self.draw_button("-")
 
     def draw_button(self, name):
-        fb = self.board.panel.fb
+        fb = self.fb
         fb.fill_rect(TEXT_X, BUTTON_Y, CHECK_X - 4 - TEXT_X, 8, 1)
         fb.fill_rect(TEXT_X, SEEN_Y, self.board.panel.width - 2 * TEXT_X, 8, 1)
         fb.text("button: " + name, TEXT_X, BUTTON_Y, 0)

@@ -1,7 +1,10 @@
 # SSD1680 e-paper driver (2.9" 128x296 panel used landscape 296x128), non-blocking.
 #
-# The app draws into framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_VLSB) (4736 bytes)
-# with 1 = white and 0 = black (the SSD1680 RAM convention, so no inversion is needed).
+# The frame is a framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_VLSB) image (4736 bytes)
+# with 1 = white and 0 = black (the SSD1680 RAM convention, so no inversion is needed). The
+# driver reads it through a function image(off, n) -> the bytes from off (n at most; fewer
+# at the end of a band): board/panel.py draws it a band at a time, the self-test hands over
+# a whole buffer (whole()).
 #
 # Landscape trick: with data entry mode 0x06 (X decrement, Y increment, Y counter first),
 # RAM X window 15 -> 0 and Y window 0 -> 295, counters X=15, Y=0 (_ram_start), the VLSB
@@ -19,11 +22,12 @@
 #                    the red RAM): black/white RAM <- the new image, refresh, and once BUSY
 #                    is low, red RAM <- the same image again (GxEPD2's way), so the red RAM
 #                    always holds the picture on the panel for the next partial refresh.
-# One frame buffer: the driver keeps no copy of the image. It reads the caller's buffer
-# from show() until busy() is False (the red RAM is written after the refresh), so the caller
-# must not draw into it meanwhile (board/panel.py keeps new lines pending instead). If the
-# buffer changes anyway, a CRC-32 taken when the driver starts sending it shows it, and the
-# next refresh is a full one: the red RAM no longer matches the panel.
+# The driver keeps no copy of the image. It reads the caller's image from show() until
+# busy() is False (the red RAM is written after the refresh), so the caller must not change
+# it meanwhile (board/panel.py keeps new lines pending instead). If it changes anyway, the
+# CRC-32 of each RAM's bytes as written shows it (the red RAM's after the refresh against the
+# black/white RAM's before), and the next refresh is a full one: the red RAM no longer
+# matches the panel.
 # Commands are named as in the SSD1680 datasheet's command table.
 #
 # Nothing here sleeps: show() only queues; tick(now_ms) runs one small step of a state
@@ -36,11 +40,7 @@
 import time
 from binascii import crc32
 
-try:
-    from micropython import const
-except ImportError:  # CPython (the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]  # the stubs' const is generic; this one is the identity
-        return x
+from micropython import const
 
 # commands (SSD1680 datasheet, command table)
 _DRIVER_OUTPUT_CONTROL = const(0x01)
@@ -77,6 +77,12 @@ _RST_WAIT = const(9)
 _END = const(10)
 
 
+def whole(buf):
+    """image() over a whole frame buffer: show(whole(buf))."""
+    mv = memoryview(buf)
+    return lambda off, n: mv[off:off + n]
+
+
 class SSD1680:
     def __init__(self, spi, cs, dc, rst, busy, width=296, height=128):
         self._spi = spi
@@ -105,7 +111,7 @@ class SSD1680:
         self.full_every = 60  # partial refreshes before a forced full one (the panel makes one
         # sooner, when the screen is idle: board/panel.py)
         self.timeout_ms = 5000  # BUSY longer than this is an error
-        self.chunk = 1024  # bytes of RAM written per tick
+        self.chunk = 1024  # bytes of RAM written per tick (board/panel.py: its band)
         self.reset_low_ms = 2
         self.reset_wait_ms = 10
         # status
@@ -126,8 +132,9 @@ class SSD1680:
         self._t0 = None
         self._min = 0
         self._next = _IDLE
-        self._buf = b""  # type: bytes | bytearray  # the buffer being shown (read again after a refresh)
-        self._crc = 0  # its CRC-32 when the driver began sending it
+        self._src = None  # type: object  # image(off, n) of the frame being shown (read again after a refresh)
+        self._crc = 0  # the CRC-32 of the bytes written to the black/white RAM
+        self._crc_now = 0  # ... of the bytes written to the RAM being written
         self._planes = ()  # type: tuple[int, ...]  # RAMs (_WRITE_RAM_BW/_RED) to fill from _buf
         self._plane = 0
         self._off = 0  # the init's next command, or the plane's next byte (-1: its RAM's start first)
@@ -140,11 +147,12 @@ class SSD1680:
         """True while a refresh (or reset/init) is in progress or queued."""
         return self._st != _IDLE
 
-    def show(self, buf, full=False):
-        """Queue buf for display. Never blocks: if a refresh is running the newest buffer
-        is kept and shown when the panel is free. The driver reads buf until busy() is
-        False again: do not draw into it before (a change is caught: see above)."""
-        self._pending = buf
+    def show(self, image, full=False):
+        """Queue a frame for display: image(off, n) gives its bytes (above). Never blocks: if
+        a refresh is running the newest is kept and shown when the panel is free. The driver
+        reads the image until busy() is False again: do not change it before (a change is
+        caught: see above)."""
+        self._pending = image
         if full:
             self._pending_full = True
         if self._st == _IDLE:
@@ -208,7 +216,7 @@ class SSD1680:
         self._rst.value(1)
         self._cs.value(1)
         if self._pending is None:  # retry what we were showing
-            self._pending = self._buf
+            self._pending = self._src
         self._st = _START
 
     def _step(self, now):
@@ -233,10 +241,8 @@ class SSD1680:
             full = self._pending_full or self._need_full or self.partials >= self.full_every
             self._full = full
             self._pending_full = False
-            src = self._pending
+            self._src = self._pending
             self._pending = None
-            self._buf = src
-            self._crc = crc32(src)
             # a full refresh: both RAMs <- the image; a partial one: black/white RAM <- the new
             # image, the red RAM keeps the picture now on the panel (rewritten after, _DONE)
             self._planes = (_WRITE_RAM_BW, _WRITE_RAM_RED) if full else (_WRITE_RAM_BW,)
@@ -303,11 +309,7 @@ class SSD1680:
             return False
         if st == _DONE:
             self._st = _END
-            if crc32(self._buf) != self._crc:
-                # drawn into while shown: the red RAM cannot be made the picture on the panel
-                self._need_full = True
-                self.redrawn += 1
-            elif not self._full:  # red RAM <- the image now on the panel, for the next partial
+            if not self._full:  # red RAM <- the image now on the panel, for the next partial
                 self._planes = (_WRITE_RAM_RED,)
                 self._plane = 0
                 self._off = -1
@@ -327,15 +329,24 @@ class SSD1680:
         if off < 0:
             self._ram_start(self._planes[self._plane])
             self._off = 0
+            self._crc_now = 0
             return False
         n = self.nbytes - off
         if n > self.chunk:
             n = self.chunk
-        self._spi.write(memoryview(self._buf)[off:off + n])
-        off += n
+        data = self._src(off, n)  # type: ignore[operator]
+        self._spi.write(data)
+        self._crc_now = crc32(data, self._crc_now)
+        off += len(data)
         if off >= self.nbytes:
             self._cs.value(1)
             self._off = -1
+            if self._planes[self._plane] == _WRITE_RAM_BW:
+                self._crc = self._crc_now
+            elif self._crc_now != self._crc:
+                # changed while shown: the red RAM is not the picture on the panel
+                self._need_full = True
+                self.redrawn += 1
             self._plane += 1
             if self._plane >= len(self._planes):
                 self._st = self._after

@@ -1,28 +1,23 @@
 # doodlebox app: buttons and serial in; dice, tones, screen and frames out. No hardware here.
 # Three screens, each with the modules it needs loaded only while it is shown (RAM): the lobby
-# (doodle/lobby.py), a game and the final table. A dice edition is doodle/rounds.py, view.py and
-# the edition's data, then doodle/final.py; Deadly Doodles and Doodle Puzzle are doodle/<game>.py
-# and <game>_view.py (docs/console-deadly-puzzle.md, "a game module"). The PC's scores; the
+# (doodle/lobby.py), a game and the final table. Every game is played through one interface
+# (docs/console-deadly-puzzle.md, "A game module"): a dice edition is doodle/rounds.py, view.py
+# and the edition's data, then doodle/final.py; Deadly Doodles and Doodle Puzzle are
+# doodle/<game>.py and <game>_view.py. The app knows no game by name. The PC's scores; the
 # journal on flash (doodle/journal.py), and the game it holds unfinished resumed at power-up
 # (doodle/powerup.py). The panel's texts are doodle/reasons.py. A game is begun and closed by
 # doodle/gamestep.py. These are loaded when needed and let go after.
 import sys
 
+from micropython import const
+
 from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
-
 FW_VERSION = "0.5.1"
 NOTICE_MS = const(3000)
 _LINK_TIMEOUT_MS = const(5000)
-
-CARD_GAMES = ("deadly", "puzzle")      # played through doodle/<game>.py: no dice
 
 
 def _text(why):
@@ -66,7 +61,6 @@ class App:
         self.players = 3
         self.control = False
         self.opts = {"map": "a", "rec": "full", "var": "", "subj": "standard"}  # the card games' (lobby.py)
-        self.card = False         # the game is a card game (doodle/<game>.py), not dice
         self._game_ver = -1       # its version the screen was made for
         self._base = []  # type: list[str]  # doodle modules loaded before the game: kept after it
         self.pc = None            # the PC's last score message: (g, r, totals, bad, why)
@@ -119,37 +113,13 @@ class App:
             if name == "ROLL":
                 self._later("close")
             return None
-        if self.card:
-            return self._card_button(g, name, now)
-        if name == "MENU":
-            self.confirm_end = True
-            return None
-        self.dice_.settle()  # a press never waits for the tumble to finish
-        if self.journal.blocked():
-            return self._refuse("full", now)
-        if name == "ROLL" and g.rolls():
-            return self._roll(g, now)
-        claiming = g.claiming()
-        turn = g.turn + 10 * g.round
-        why = g.button(name)
-        if why is None:
-            if name == "PASS" and claiming:
-                self._tones.append("tree")
-            elif g.turn + 10 * g.round != turn:
-                self._tones.append("claim")     # a turn was completed
-            else:
-                self._tones.append("choose")    # one more question (or a die put back)
-            self._sync_taken()
-        return self._pressed(g, why, now)
-
-    def _card_button(self, g, name, now):
-        """A press in Deadly Doodles or Doodle Puzzle: the game's own flow (it tones itself)."""
         if self.journal.blocked():
             return self._refuse("full", now)
         why = g.button(name, now)
         if why == "menu":           # MENU means "end the game?" at this step
             self.confirm_end = True
             return None
+        self._heard(g)
         return self._pressed(g, why, now)
 
     def _pressed(self, g, why, now):
@@ -203,15 +173,10 @@ class App:
             self._up = up
             self.screen_rev += 1
         g = self.game
-        if self.card and g is not None:
+        if g is not None:
             over = g.over()
             g.tick(now)
-            if g.tones:
-                self._tones.extend(g.tones)
-                del g.tones[:]
-            if g.version != self._game_ver:
-                self._game_ver = g.version
-                self.screen_rev += 1
+            self._heard(g)
             if not over and g.over():
                 self._ended()
         j = self.journal
@@ -254,19 +219,10 @@ class App:
         g = self.game
         if g is None:
             lines = _module("lobby").screen(self, self.link_line())
-        elif self.card:
-            view = _module(self.edition + "_view")
-            if g.over() and self._after is None:
-                lines = view.final(g, self.pc)
-            else:
-                lines = view.game(g, self.notice, self.pc, self.link_line())
-            if self.confirm_end:
-                lines = list(lines)
-                lines.insert(1, "!End game? ROLL yes, other no")
         elif g.over() and self._after is None:
-            lines = _module("final").screen(g, self.pc)
+            lines = _module(g.FINAL).final(g, self.pc)
         else:
-            lines = _module("view").game(g, self.notice, self.pc, self.link_line())
+            lines = _module(g.VIEW).game(g, self.notice, self.pc, self.link_line())
             if self.confirm_end:
                 lines = list(lines)
                 lines.insert(1, "!End game? ROLL yes, other no")
@@ -336,9 +292,11 @@ class App:
         elif step == "close":
             _module("gamestep").close(self)
             _drop("gamestep")
-        elif not self.card:
-            _drop("view")   # the game's screen is done with: the final table replaces it
-            _module("final")
+        else:                       # "final": the game's screen is done with, its final table in
+            g = self.game
+            if g is not None and g.FINAL != g.VIEW:
+                _drop(g.VIEW)
+                _module(g.FINAL)
 
     # -- a game: begun, played, ended ---------------------------------------------------
     def _loaded(self):
@@ -355,16 +313,6 @@ class App:
         self._greet()
         if j.open_game is not None and self.game is None:
             self._later("resume")
-
-    def _roll(self, g, now):
-        if g.phase == 0:   # the setup: the start road's die only
-            column, _ = self.dice_.roll(0, now, column_only=True)
-            g.roll(column, ())
-        else:
-            column, whites = self.dice_.roll(g.whites, now)
-            g.roll(column, whites)
-        self._tones.append("roll")
-        return None
 
     def _pc_score(self, msg):
         """The PC's scores of a game (docs/protocol.md `score`): shown instead of ours."""
@@ -414,10 +362,11 @@ class App:
         self._tell(why, now)
         return why
 
-    def _sync_taken(self):
-        g = self.game
-        if g is None:
-            return
-        for i in range(1, g.whites + 1):
-            if g.taken[i] >= 0 and self.dice_.states[i] != 3:
-                self.dice_.take(i)
+    def _heard(self, g):
+        """The game's tunes taken to play, and its screen made again when it changed."""
+        if g.tones:
+            self._tones.extend(g.tones)
+            del g.tones[:]
+        if g.version != self._game_ver:
+            self._game_ver = g.version
+            self.screen_rev += 1

@@ -6,11 +6,7 @@
 # data of the map side played (doodle/deadly_a.py or deadly_b.py, generated).
 import sys
 
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
+from micropython import const
 
 ED = "deadly"
 ROUNDS = const(7)
@@ -88,8 +84,9 @@ def _data(side):
     return mod
 
 
-def quiet(ev):
-    """The emit of a game being replayed: its events are on flash already."""
+def begin(app, opts, emit):
+    """A game of the lobby's choice (doodle/gamestep.py)."""
+    return Game(app.players, opts, app.games, emit, app.rand, app.now)
 
 
 class Game:
@@ -100,6 +97,7 @@ class Game:
     only); every finished step is sent as a protocol event through `emit`."""
 
     ED = ED
+    VIEW = FINAL = "deadly_view"   # the module that draws it, its final table too
 
     def __init__(self, players, opts, number, emit, rand, now=0):
         side = opts.get("map", "a")

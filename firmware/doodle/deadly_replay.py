@@ -1,6 +1,7 @@
 # doodlebox Deadly Doodles after a power cut: a game's events read back from the journal
 # applied again (docs/journal.md); doodle/deadly.py loads this only for a game resumed (RAM).
-from doodle.deadly import CARD, DEAL, OVER, TALLY, TRAP, TURN, X, ends_mask, quiet, room_index
+from doodle.deadly import CARD, DEAL, OVER, TALLY, TRAP, TURN, X, ends_mask, room_index
+from doodle.link import quiet
 
 
 def replay(g, ev):

@@ -1,9 +1,5 @@
 # doodlebox dice: the column die and the white dice of one round, with the tumble animation.
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
+from micropython import const
 
 _ROLL_MS = const(600)
 _TUMBLE_STEP_MS = const(80)

@@ -20,7 +20,7 @@ def rank(game, total):
     return title
 
 
-def screen(g, pc):
+def final(g, pc):
     ed = g.ed
     mine = g.points()
     pts = pc[2] if pc is not None and pc[0] == g.number and len(pc[2]) == g.players else mine

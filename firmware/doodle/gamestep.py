@@ -3,7 +3,9 @@
 # (doodle/powerup.py). Loaded for the step, right after a collection, and let go after it.
 import sys
 
-from doodle.app import CARD_GAMES, _drop, _module
+from doodle.app import _drop, _module
+
+CARD_GAMES = ("deadly", "puzzle")      # played through doodle/<game>.py; the dice editions through doodle/rounds.py
 
 
 def start(app):
@@ -16,21 +18,16 @@ def start(app):
 
 def new_game(app, emit):
     """The lobby's modules out, the game's in; a Game of the lobby's choice, numbered."""
-    app.card = app.edition in CARD_GAMES
-    opts = _module("lobby").options(app) if app.card else None
+    opts = _module("lobby").options(app)
     _drop("lobby")
     # kept when the game is let go (this module is let go after the step)
     app._base = [k for k in sys.modules if k.startswith("doodle.") and k != "doodle.gamestep"]
     app.games += 1
     app.pc = None
     app._game_ver = -1
-    if app.card:
-        game = _module(app.edition)
-        _module(app.edition + "_view")
-        return game.Game(app.players, opts, app.games, emit, app.rand, app.now)
-    rounds = _module("rounds")
-    _module("view")
-    return rounds.Game(_module("ed_" + app.edition), app.players, app.control, app.games, emit)
+    g = _module(app.edition if app.edition in CARD_GAMES else "rounds").begin(app, opts, emit)
+    _module(g.VIEW)
+    return g
 
 
 def close(app):
@@ -43,5 +40,4 @@ def close(app):
         _drop(name)
     for name in [k for k in sys.modules if k.startswith("doodle.") and k not in base and k != "doodle.gamestep"]:
         _drop(name[7:])           # whatever else the game loaded
-    app.card = False
     _module("lobby")

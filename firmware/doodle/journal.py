@@ -5,13 +5,9 @@
 # records live in RAM (flashlog.RamFlash).
 import sys
 
-from doodle import flashlog, link
+from micropython import const
 
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
+from doodle import flashlog, link
 
 # (the names with a leading _ are const(): mpy-cross puts their values where they are used, so
 # they cost no global and no interned name; the others are read by other modules and tests)

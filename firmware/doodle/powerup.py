@@ -1,11 +1,8 @@
 # doodlebox power-up: what the App does once, when the journal has read the flash: the damage
 # it found said on the panel, and the game it holds unfinished played again (docs/journal.md).
 # Loaded for that step and let go after it (doodle/app.py): RAM.
-from doodle.app import CARD_GAMES, NOTICE_MS
-
-
-def _quiet(ev):
-    """The emit of a game being made again from the journal: its events are on flash."""
+from doodle.app import NOTICE_MS
+from doodle.link import quiet
 
 
 def damage(app, j):
@@ -45,13 +42,13 @@ def resume(app):
             if k != "game":
                 raise ValueError("no game event")
             app.edition, app.players, app.control = ev["ed"], ev["n"], "control" in ev["var"]
-            if ev["ed"] in CARD_GAMES:
+            if ev["ed"] in gamestep.CARD_GAMES:   # their options: the lobby's (not a dice edition's var)
                 for key in ("map", "rec", "subj"):
                     if key in ev:
                         app.opts[key] = ev[key]
                 app.opts["var"] = ev["var"]
                 app.control = False
-            box[0] = gamestep.new_game(app, _quiet)
+            box[0] = gamestep.new_game(app, quiet)
             return
         if k == "roll":
             box[1] = ev
@@ -74,12 +71,8 @@ def resume(app):
     g.number = app.games
     j.add({"k": "resume", "g": g.number, "of": [parts[-1][0], box[2]], "at": parts[-1][2], "r": g.round})
     app.game = g
-    roll = box[1]
-    if roll is not None and not app.card and not g.over():
-        from doodle.rounds import CLAIM
-
-        if g.phase >= CLAIM:
-            app.dice_.show(roll["c"], roll["w"], g.taken)
+    if box[1] is not None:       # a dice round: its dice shown again (only dice games roll)
+        g.resumed(box[1])
     app._tones.append("start")
     if not app.notice:           # (what the power-up found damaged is said first)
         app._tell("resumed", app.now)

@@ -4,11 +4,7 @@
 # rules as the PC's engine reads them (host/doodlebox/rules/puzzle/engine.py, rulings P1-P11).
 # Loaded only while a Doodle Puzzle game is played (doodle/app.py).
 
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
+from micropython import const
 
 DEAL = const(0)       # ROLL deals the next round's roles (the scoreboard is shown)
 ROLES = const(1)      # the console passed round: PASS shows a role, PASS hides it
@@ -48,12 +44,18 @@ CARDS = {"standard": 16, "beginner": 6}
 DIGIT = {"D0": 0, "D1": 1, "D2": 2, "D3": 3, "D4": 4, "D5": 5, "D6": 6}
 
 
+def begin(app, opts, emit):
+    """A game of the lobby's choice (doodle/gamestep.py)."""
+    return Game(app.players, opts, app.games, emit, app.rand, app.now)
+
+
 class Game:
     """One game of Doodle Puzzle. button(name, now) returns None (taken, or waiting for more),
     "notnow", "menu" (MENU: ask "End game?"), a rule id (sent as `refuse`) or a short text
     (shown only); every finished step is sent as a protocol event through `emit`."""
 
     ED = "puzzle"
+    VIEW = FINAL = "puzzle_view"   # the module that draws it, its final table too
 
     def __init__(self, players, opts, number, emit, rand, now):
         self.players = players
@@ -494,7 +496,3 @@ class Game:
 
         puzzle_replay.replay(self, ev)
 
-
-
-def _quiet(ev):
-    """The emit of a game being replayed: its events are on flash already."""

@@ -1,6 +1,7 @@
 # doodlebox Doodle Puzzle after a power cut: a game's events read back from the journal
 # applied again (docs/journal.md); doodle/puzzle.py loads this only for a game resumed (RAM).
-from doodle.puzzle import CHALLENGE, DEAL, DRAW, GUESS, OVER, PLACE, ROLES, SEAT, SLOTS, SUBJECT, _quiet
+from doodle.link import quiet
+from doodle.puzzle import CHALLENGE, DEAL, DRAW, GUESS, OVER, PLACE, ROLES, SEAT, SLOTS, SUBJECT
 
 
 def replay(g, ev):
@@ -10,7 +11,7 @@ def replay(g, ev):
     replayed so far."""
     k = ev["k"]
     emit = g.emit
-    g.emit = _quiet
+    g.emit = quiet
     ph = g.phase
     try:
         if k == "roles":

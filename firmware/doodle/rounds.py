@@ -1,14 +1,10 @@
 # doodlebox dice rounds, every dice edition: start roads, ROLL, each player's turn entered with
 # the buttons (die, square, piece or floor, value circled), trees, endings. docs/console.md;
 # the rules as the PC's engine (host/doodlebox/rules/dice/engine.py) reads them, docs/rulings.md.
+from micropython import const
+
 from doodle import score
 from doodle.sheet import HOUSE, PARK, SHOP, SIDES, SKYSCRAPER, Sheet
-
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
 
 SETUP = const(0)     # rolling the start roads column by column
 READY = const(1)     # waiting for the start player to press ROLL
@@ -23,12 +19,29 @@ OVER = const(7)
 _NOTNOW = const("notnow")  # a button that means nothing now: ignored, no tone
 
 
-class Game:
-    """One game of a dice edition. button(name) returns None (done, or waiting for more) or
-    why it was refused; every finished step is sent as a protocol event through `emit`."""
+def begin(app, opts, emit):
+    """A game of the lobby's choice (doodle/gamestep.py): the edition's data (doodle/ed_<edition>.py)
+    loaded with it, the console's dice rolled for it."""
+    ed = __import__("doodle.ed_" + app.edition, None, None, ("x",))
+    return Game(ed, app.players, app.control, app.games, emit, app.dice_)
 
-    def __init__(self, ed, players, control, number, emit):
+
+class Game:
+    """One game of a dice edition, played through the interface every game module offers
+    (docs/console-deadly-puzzle.md, "A game module"): button(name, now) returns None (done, or
+    waiting for more), "menu" (MENU: the app asks "End game?"), "notnow" (ignored) or why it was
+    refused; its tunes are in `tones`, and `version` moves when the screen should. Every
+    finished step is sent as a protocol event through `emit`. `dice` is the console's (doodle/
+    dice.py): rolled at ROLL, a die taken shown taken; None when only the rules are played
+    (a replay, the tests)."""
+
+    VIEW = "view"            # the module that draws it (doodle/view.py) ...
+    FINAL = "final"          # ... and its final table (doodle/final.py), loaded in its place
+
+    def __init__(self, ed, players, control, number, emit, dice=None):
         self.ed = ed
+        self.dice = dice
+        self.tones = []  # type: list[str]  # tunes to play; the app takes and empties them
         self.players = players
         self.solo = players == 1
         self.control = control
@@ -154,7 +167,48 @@ class Game:
         return ("", "", "", "row", "col", "piece", "value", "")[self.phase]
 
     # -- buttons ------------------------------------------------------------------------
-    def button(self, name):
+    def button(self, name, now=0):
+        """A press at the table: ROLL rolls the console's dice when a round (or the start
+        roads) is due, MENU asks to end the game, anything else is the turn's entry (enter)."""
+        if name == "MENU":
+            return "menu"
+        dice = self.dice
+        dice.settle()  # a press never waits for the tumble to finish
+        if name == "ROLL" and self.phase <= READY:
+            if self.phase == SETUP:   # the setup: the start road's die only
+                column, _ = dice.roll(0, now, column_only=True)
+                self.roll(column, ())
+            else:
+                column, whites = dice.roll(self.whites, now)
+                self.roll(column, whites)
+            self.tones.append("roll")
+            return None
+        claiming = self.phase == CLAIM
+        turn = self.turn + 10 * self.round
+        why = self.enter(name)
+        if why is None:
+            if name == "PASS" and claiming:
+                self.tones.append("tree")
+            elif self.turn + 10 * self.round != turn:
+                self.tones.append("claim")     # a turn was completed
+            else:
+                self.tones.append("choose")    # one more question (or a die put back)
+            for i in range(1, self.whites + 1):   # the dice taken shown taken
+                if self.taken[i] >= 0 and dice.states[i] != 3:
+                    dice.take(i)
+        return why
+
+    def tick(self, now):
+        """Time passing: nothing happens in a dice round until a button is pressed."""
+
+    def resumed(self, roll):
+        """After a power cut (doodle/powerup.py): the console's dice show the round's `roll`
+        event again, the dice taken since shown taken."""
+        if CLAIM <= self.phase < OVER and self.dice is not None:
+            self.dice.show(roll["c"], roll["w"], self.taken)
+
+    def enter(self, name):
+        """The turn's entry: a die button, PASS or ROLL read as the phase asks."""
         ph = self.phase
         if name == "PASS":
             if ph == CLAIM:
@@ -428,7 +482,3 @@ class Game:
 
 
 _NAMES = {bits: name for name, bits in SIDES.items()}
-
-
-def quiet(ev):
-    """The emit of a game being replayed: its events are on flash already."""

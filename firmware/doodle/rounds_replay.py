@@ -1,6 +1,7 @@
 # doodlebox dice rounds after a power cut: a game's events read back from the journal applied
 # again (docs/journal.md); doodle/rounds.py loads this only for a game resumed (RAM).
-from doodle.rounds import CLAIM, OVER, READY, SETUP, quiet
+from doodle.link import quiet
+from doodle.rounds import CLAIM, OVER, READY, SETUP
 from doodle.sheet import SIDES
 
 

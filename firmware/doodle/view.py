@@ -1,13 +1,9 @@
 # doodlebox view: the e-paper screen as lines of text (title first, at most 12 more of 37
 # characters; "!" before a line draws it on a black bar), from the app's state. docs/console.md
+from micropython import const
+
 from doodle import rounds
 from doodle.link import put_ascii, put_int
-
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the virtual console's --cpython mode)
-    def const(x):  # type: ignore[misc]
-        return x
 
 # a line is written here, then made a str once (no list of pieces, no joins)
 _W = bytearray(40)

@@ -35,7 +35,9 @@ def micropython_time() -> None:
 def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
     micropython_time()
     saved = install_guest_modules(backend)
-    from doodlebox.virtual import cpython_framebuf
+    from doodlebox.virtual import cpython_framebuf, cpython_micropython
+
+    cpython_micropython.install()
 
     saved_fb = sys.modules.get("framebuf")
     sys.modules["framebuf"] = cpython_framebuf
