@@ -3,13 +3,14 @@ PYTHON ?= python3
 WEB    ?= 8765
 SUDO    = $(if $(filter 0,$(shell id -u)),,sudo)
 VENV   ?= .venv
+JOBS   ?= 2
 PY      = $(VENV)/bin/python
 READY   = $(VENV)/.ready
 STUBS   = .stubs/.ready
 # MicroPython's API for the firmware's type check, in a folder of its own (not the venv)
 STUB_PKG = micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: run demo test browser bench faults flash typecheck check firmware-data clean
+.PHONY: run demo test quick browser bench faults flash typecheck check firmware-data clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +29,11 @@ run: $(READY)                ## log games; with no board attached, the virtual c
 demo: $(READY)               ## a 3-player Doodle City game played by the bot through the whole stack, then the PC's table
 	$(VENV)/bin/doodlebox demo
 
-test: $(READY) $(STUBS) browser   ## every test
-	$(PY) -m pytest
+test: $(READY) $(STUBS) browser   ## every test, two at a time (pytest-xdist, a test file per worker: JOBS=1 one at a time)
+	$(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder,-p no:xdist)
+
+quick: $(READY)              ## the fast unit tests of every area, for the edit loop (~1 min): no VM, pty, browser, demo or process of its own (tests/conftest.py's SLOW)
+	$(PY) -m pytest -m "not slow" -q -n 2
 
 browser:                     ## Debian's chromium and chromedriver for tests/test_web.py, installed if missing (part of make test)
 	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
@@ -59,7 +63,7 @@ check: $(STUBS)              ## ruff and mypy over the host package, the firmwar
 	$(PY) -m mypy
 	$(MAKE) --no-print-directory typecheck
 
-firmware-data: $(READY)      ## regenerate firmware/board/pins.py and firmware/doodle/ed_<edition>.py (each edition's sheet, from host/doodlebox/layouts/)
+firmware-data: $(READY)      ## regenerate firmware/board/pins.py, firmware/doodle/ed_<edition>.py and deadly_<side>.py (from host/doodlebox/layouts/) and the lobby's games.py (from rules/*/spec.py)
 	$(PY) -m doodlebox.firmware_data
 
 clean:

@@ -10,9 +10,12 @@
 4. The rules engine: validated 4-player games per second and microseconds per action for
    each dice edition, random playouts per second, and the cost of one search step; the
    same validation rates for Deadly Doodles and Doodle Puzzle.
+5. Live validation: the PC's verdict after event 10 and after event 130 of the same game,
+   through `doodlebox log`'s path (livegame.LiveGames), and what a whole replay costs there.
 
 `.venv/bin/python tests/bench.py --only heap [--edition E ...] [--no-games | --no-power-up]`
-prints only the firmware's heap: whole games (1.) and the power-up with a full journal.
+prints only the firmware's heap: whole games (1.) and the power-up with a full journal;
+`--only live` only live validation (5.).
 """
 from __future__ import annotations
 
@@ -279,6 +282,65 @@ def bench_card_games(games: int = 200) -> None:
         print(f"{name:32} {players:>7} {games / made:>18,.0f} {games / took:>18,.0f} {actions / took:>18,.0f}")
 
 
+def bench_live_validation(tmp: Path, repeats: int = 25) -> None:
+    """Live validation's cost per event, through the shipped path (livegame.LiveGames.stored, as
+    `doodlebox log`'s validation thread calls it after each event that can change a score, the
+    store holding the game as far as that event): the verdict after event 10 and after event 130
+    of the same game. LiveGames follows each game in memory and plays only what an event adds; the
+    whole replay (LiveGames(incremental=False): the game read back, made a record, parsed and
+    replayed) is what every verdict cost before issue 19, and what a game still costs once, when
+    it resumes or in doubt."""
+    import gc
+
+    from console_events import console_events
+    from console_games import deadly_events
+    from doodlebox.livegame import SCORED, LiveGames
+    from doodlebox.rules.games import find_game
+    from doodlebox.store import Store
+    from randomplay import random_game
+
+    def game_of(make) -> list[dict]:      # the first seed whose events 10 and 130 change a score
+        for seed in range(1, 100):
+            events = make(seed)
+            if len(events) >= 130 and events[9]["k"] in SCORED and events[129]["k"] in SCORED:
+                return events
+        raise AssertionError("no such game")
+
+    heading("live validation: the PC's verdict after event 10 and after event 130 of the same game "
+            "(LiveGames, doodlebox log's path)")
+    games = {"Doodle China: Suzhou, 5 players": game_of(lambda s: console_events(random_game(find_game("suzhou"),
+                                                                                          s, 5))),
+             "Deadly Doodles, 4 players": game_of(lambda s: deadly_events(random_game(find_game("deadly"), s, 4)))}
+    print(f"{'game':32} {'event':>5} {'kind':>6} {'live us':>8} {'whole replay us':>16}")
+    for k, (name, events) in enumerate(games.items()):
+        live_us = {}
+        for n in (10, 130):
+            store = Store(tmp / f"live-{k}-{n}.sqlite3")
+            store.append_many("bench", [(1, s, e) for s, e in enumerate(events[:n], start=1)])
+            took: dict[bool, list[float]] = {True: [], False: []}
+            whole = LiveGames(store, incremental=False)    # the same every time: the game replayed whole
+            for _ in range(repeats):
+                live = LiveGames(store)                    # followed from its start, as the logger follows it
+                for s, e in enumerate(events[:n - 1], start=1):
+                    if e["k"] in SCORED:
+                        live.stored("bench", 1, e, s)
+                for incremental, games in ((True, live), (False, whole)):
+                    gc.disable()                  # as timeit does: the call's own cost, not a collection's
+                    t0 = time.perf_counter()
+                    games.stored("bench", 1, events[n - 1], n)
+                    took[incremental].append(time.perf_counter() - t0)
+                    gc.enable()
+            store.close()
+            live_us[n] = 1e6 * statistics.median(took[True])
+            print(f"{name:32} {n:>5} {events[n - 1]['k']:>6} {live_us[n]:>8.0f} "
+                  f"{1e6 * statistics.median(took[False]):>16.0f}")
+        print(f"{'':32} event 130 costs {live_us[130] / live_us[10]:.2f}x event 10 (issue 19 asks at most 2x)")
+    print("median of", repeats, "times each (no garbage collection during the call, as timeit); live: the verdict")
+    print("  of a game followed since its start (the events")
+    print("  stored since the last verdict read, taken, and what they add played); whole replay: the game read")
+    print("  back, made a record, parsed and replayed, as every verdict was made before issue 19.")
+
+
 def bench_panel_scores(tmp: Path) -> None:
     """How long the PC's scores take to reach the e-paper (tests/panel_watch.py)."""
     from panel_watch import delays, watch_game
@@ -335,8 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(description="doodlebox benchmarks (figures, not assertions)")
-    ap.add_argument("--only", choices=("heap",), help="heap: only the firmware's heap in whole games and at a "
-                    "power-up with a full journal (issue 17's figures)")
+    ap.add_argument("--only", choices=("heap", "live"), help="heap: only the firmware's heap in whole games and at "
+                    "a power-up with a full journal (issue 17's figures); live: only live validation's cost per "
+                    "event (issue 19's)")
     ap.add_argument("--edition", action="append", choices=EDITIONS,
                     help="with --only heap: this game only (repeatable; default all seven)")
     ap.add_argument("--no-games", action="store_true", help="with --only heap: only the full-journal power-up")
@@ -350,8 +413,12 @@ def main(argv: list[str] | None = None) -> int:
             if not args.no_power_up:
                 bench_full_journal_power_up(tmp)
             return 0
+        if args.only == "live":
+            bench_live_validation(tmp)
+            return 0
         bench_rules()
         bench_card_games()
+        bench_live_validation(tmp)
         bench_core_events()
         bench_host_rate(tmp)
         bench_demo_heap(tmp)

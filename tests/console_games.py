@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from doodlebox.rules.deadly import tallies as tallies_mod
 from doodlebox.rules.deadly.engine import State as DeadlyState
 from doodlebox.rules.deadly.tallies import FIELDS
 from doodlebox.rules.puzzle import engine as P
@@ -69,14 +70,10 @@ def deadly_events(state: DeadlyState, g: int = 1, tallies: list[list[int]] | Non
     if state.is_terminal():
         for p, t in enumerate(tallies or []):
             out.append({"k": "tally", "g": g, "p": p, "t": list(t)})
-        totals = [sum(_tally_points(t)) for t in tallies] if tallies is not None else state.scores()
+        totals = ([tallies_mod.total(tallies_mod.Counts.of(t)) for t in tallies] if tallies is not None
+                  else state.scores())
         out.append({"k": "end", "g": g, "r": state.round, "why": "rounds", "p": totals})
     return out
-
-
-def _tally_points(t: list[int]) -> list[int]:
-    loot, dragon, weapons, matched, unmatched, entryways, unused, hits = t
-    return [2 * loot * (2 if dragon else 1), weapons, 4 * matched, -2 * unmatched, entryways, -2 * unused, -3 * hits]
 
 
 def timed(state: PuzzleState, rng: random.Random) -> None:

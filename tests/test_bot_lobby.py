@@ -1,6 +1,7 @@
-"""The bot's way through the console's lobby (doodlebox.bot.choose_lobby and lobby_of) against
-the firmware's own lobby (firmware/doodle/lobby.py) under CPython: from many starting choices to
-every choice the lobby allows, the presses land exactly there and the screen reads back the same."""
+"""The bot's way through the console's lobby (doodlebox.bot_lobby.choose_lobby and lobby_of)
+against the firmware's own lobby (firmware/doodle/lobby.py) under CPython: from many starting
+choices to every choice the games' specs allow, the presses land exactly there and the screen
+reads back the same."""
 from __future__ import annotations
 
 import itertools
@@ -10,22 +11,26 @@ import pytest
 
 from doodle.app import App
 from doodle.flashlog import RamFlash
-from doodlebox.bot import BotError, choose_lobby, lobby_of
+from doodlebox.bot_lobby import BotError, choose_lobby, lobby_of
+from doodlebox.rules.specs import EDITIONS
 
 
 def wanted():
-    for players in range(1, 6):
-        for control in (False, True):
-            for game in ("city", "suzhou", "treasures"):
-                yield {"game": game, "players": players, "control": control}
-        if players > 1:
-            for game in ("shanghai", "monsters"):
-                yield {"game": game, "players": players, "control": False}
-    for players, side, rec in itertools.product(range(1, 5), "ab", ("full", "tally")):
-        yield {"game": "deadly", "players": players, "map": side, "rec": rec}
-    for players, var, subj in itertools.product(range(3, 9), ("", "behave", "showdown"), ("standard", "beginner")):
-        if not (players == 8 and var == "behave"):
-            yield {"game": "puzzle", "players": players, "var": var, "subj": subj}
+    """Every choice the specs allow: each game, its players, its options' choices (More control
+    on the dice editions that offer it), none that a limit forbids."""
+    for e in EDITIONS:
+        options = [] if e.dice else list(e.options)
+        for players in range(e.players[0], e.players[1] + 1):
+            for values in itertools.product(*(o.values for o in options)):
+                chosen = {o.name: v for o, v in zip(options, values)}
+                if e.problems(players, chosen):
+                    continue
+                want = {"game": e.edition, "players": players, **{o.key: v for o, v in zip(options, values)}}
+                if e.dice:
+                    for control in ((False, True) if e.options else (False,)):
+                        yield dict(want, control=control)
+                else:
+                    yield want
 
 
 WANTED = list(wanted())

@@ -22,6 +22,23 @@ def test_generated_firmware_data_is_up_to_date():
         assert path.read_text() == text, f"{path} is stale: run make firmware-data"
 
 
+def test_the_firmwares_rule_constants_come_from_the_pcs_rules(monkeypatch, tmp_path):
+    """The kind codes and Deadly Doodles' weights in the firmware are generated (issue 19): a
+    weight changed in rules/deadly/tallies.py changes the console's, and a hand-edited block is
+    stale (test above); a file that lost its block is one line naming it."""
+    from doodlebox.rules.deadly import tallies
+
+    deadly = ROOT / "firmware" / "doodle" / "deadly.py"
+    assert "_P_HITS = const(-3)" in firmware_data.with_block(deadly, firmware_data.deadly_block())
+    monkeypatch.setitem(tallies.POINTS, "hits", -4)
+    assert "_P_HITS = const(-4)" in firmware_data.with_block(deadly, firmware_data.deadly_block())
+    assert firmware_data.sheet_block().splitlines()[0] == f"HOUSE = {firmware_data.KIND_CODES.index('house')}"
+    lost = tmp_path / "deadly.py"
+    lost.write_text("x = 1\n")
+    with pytest.raises(SystemExit, match="no generated block"):
+        firmware_data.with_block(lost, "")
+
+
 def test_core_imports_no_hardware():
     for src in (ROOT / "firmware" / "doodle").glob("*.py"):
         text = src.read_text()

@@ -13,6 +13,7 @@ import pytest
 
 from cli_run import doodlebox
 from console_events import console_events
+from doodlebox import game_records
 from doodlebox.console_record import ConsoleLogError, to_record
 from doodlebox.livegame import LiveGames
 from doodlebox.rules.games import find_game
@@ -229,7 +230,7 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path):
     assert {"players", "imported"} <= tables
     assert store.db.execute("SELECT * FROM games ORDER BY id").fetchall() == before      # rows untouched
     assert len(store.events()) == events
-    games = store.games()
+    games = game_records.games(store)
     assert [(g["id"], g["edition"], g["status"], g["names"]) for g in games] == [
         (1, "city", "ended", ["P1", "P2", "P3"]), (2, "treasures", "ended", ["P1"]),
         (3, "suzhou", "abandoned", ["P1", "P2"]), (4, "monsters", "ended", ["P1", "P2"]),
@@ -241,7 +242,7 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path):
     assert games[1]["rank"] and games[1]["winners"] == []                    # solo: a rank, no winner
     assert (games[2]["finished"], games[2]["winners"]) == (False, [])        # abandoned in its first round
     store.set_names(1, ["Ann", "Ben", "Cat"])
-    assert store.record(1)["players"] == ["Ann", "Ben", "Cat"]
+    assert game_records.record(store, 1)["players"] == ["Ann", "Ben", "Cat"]
     store.close()
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     assert Store(db, readonly=True).names(1) == ["Ann", "Ben", "Cat"]
@@ -278,11 +279,11 @@ def test_names_belong_to_the_whole_of_a_resumed_game(tmp_path):
     for seq, e in enumerate(events[20:], start=2):
         store.append("c0ffee", 2, seq, e)
     assert store.names(2) == ["Ann", "Ben", "P3"]                  # the game that goes on with it
-    assert store.record("last")["players"] == ["Ann", "Ben", "P3"]
+    assert game_records.record(store, "last")["players"] == ["Ann", "Ben", "P3"]
     store.set_names(2, ["Cy", "Di", "Ed"])
     assert store.names(1) == store.names(2) == ["Cy", "Di", "Ed"]
-    assert store.record(2) == dict(expected_record(state), players=["Cy", "Di", "Ed"])
-    g = {g["id"]: g for g in store.games()}
+    assert game_records.record(store, 2) == dict(expected_record(state), players=["Cy", "Di", "Ed"])
+    g = {g["id"]: g for g in game_records.games(store)}
     assert (g[1]["status"], g[2]["status"], g[2]["totals"]) == ("resumed", "ended", state.scores())
 
 
@@ -292,14 +293,14 @@ def test_an_imported_record_is_a_game_with_its_names_and_its_outcome(tmp_path):
     assert store.imported_as(data) is None
     (gid,) = store.add_imported([(data, 0, "suzhou-bonuses.json", 1_700_000_000.0)])
     assert store.imported_as(json.loads(json.dumps(data))) == gid
-    (g,) = store.games()
+    (g,) = game_records.games(store)
     assert (g["uid"], g["boot"], g["state"], g["players"], g["edition"], g["rounds"]) == ("", 0, "imported", 3,
                                                                                          "suzhou", 15)
     assert (g["names"], g["totals"], g["winners"], g["violations"]) == (["Li", "Mei", "Tao"], [46, 32, 26], ["Li"], 0)
-    assert store.record(gid) == data and store.record("last") == data
+    assert game_records.record(store, gid) == data and game_records.record(store, "last") == data
     assert store.game_log("last") is None                  # no console game: imported ones have no events
     store.set_names(gid, ["Lia", "May"])
-    assert store.record(gid)["players"] == ["Lia", "May", "P3"]
+    assert game_records.record(store, gid)["players"] == ["Lia", "May", "P3"]
     assert store.imported_source(gid) == ("suzhou-bonuses.json", 0)
     # a console game played later is "last"; the imported game keeps its number
     store.append("c0ffee", 1, 1, {"k": "game", "g": 1, "ed": "city", "n": 2, "var": ""})

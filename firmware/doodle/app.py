@@ -60,7 +60,7 @@ class App:
         self.edition = "city"
         self.players = 3
         self.control = False
-        self.opts = {"map": "a", "rec": "full", "var": "", "subj": "standard"}  # the card games' (lobby.py)
+        self.opts = {}  # type: dict[str, str]  # the card games' options: lobby.load sets each to its default
         self._game_ver = -1       # its version the screen was made for
         self._base = []  # type: list[str]  # doodle modules loaded before the game: kept after it
         self.pc = None            # the PC's last score message: (g, r, totals, bad, why)

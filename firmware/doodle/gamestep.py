@@ -5,8 +5,6 @@ import sys
 
 from doodle.app import _drop, _module
 
-CARD_GAMES = ("deadly", "puzzle")      # played through doodle/<game>.py; the dice editions through doodle/rounds.py
-
 
 def start(app):
     """The lobby's ROLL: its choice saved, a game begun (its first event: `game`)."""
@@ -18,14 +16,16 @@ def start(app):
 
 def new_game(app, emit):
     """The lobby's modules out, the game's in; a Game of the lobby's choice, numbered."""
-    opts = _module("lobby").options(app)
+    lobby = _module("lobby")
+    opts = lobby.options(app)
+    name = lobby.plays(app.edition)     # which module plays it: the lobby's data knows
     _drop("lobby")
     # kept when the game is let go (this module is let go after the step)
     app._base = [k for k in sys.modules if k.startswith("doodle.") and k != "doodle.gamestep"]
     app.games += 1
     app.pc = None
     app._game_ver = -1
-    g = _module(app.edition if app.edition in CARD_GAMES else "rounds").begin(app, opts, emit)
+    g = _module(name).begin(app, opts, emit)
     _module(g.VIEW)
     return g
 

@@ -1,8 +1,13 @@
 # doodlebox lobby: choosing the game (five dice editions, Deadly Doodles, Doodle Puzzle), the
 # players and each game's options before a game, the screen that shows the choice, and the
 # choice kept on the console's flash (settings.json). Loaded while the lobby is shown, let go
-# during a game (doodle/app.py). docs/console.md, docs/console-deadly-puzzle.md.
+# during a game (doodle/app.py). docs/console.md, docs/console-deadly-puzzle.md. The games, their
+# players, options and limits are doodle/games.py, generated from the PC's specs
+# (host/doodlebox/rules/*/spec.py, docs/adding-a-game.md): none of them is written here.
 import json
+
+from doodle.app import _drop
+from doodle.games import CONTROL, ED, GAME, LIMIT, NAME, OPT
 
 try:
     from micropython import const
@@ -10,102 +15,127 @@ except ImportError:  # CPython (tests)
     def const(x):  # type: ignore[misc]
         return x
 
+_drop("games")   # its tables are the lobby's alone: let go with it (RAM)
+
 # const: no name is kept for these (RAM: a name the lobby interns stays after it is let go)
-_EDITIONS = const(("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle"))
-_NAMES = const(("Doodle City", "Suzhou", "Sea of Treasures", "Shanghai", "Sea of Monsters", "Deadly Doodles",
-                "Doodle Puzzle"))
-_SIX_BY_SIX = const(("shanghai", "monsters"))
-_CARD_GAMES = const(("deadly", "puzzle"))      # played through doodle/<game>.py (no dice)
 _SETTINGS = const("settings.json")
-_VARIANTS = const(("", "behave", "showdown"))  # Doodle Puzzle's (rulebook: not both)
-_VARIANT_NAMES = const(("base", "Behave", "Showdown"))
+_CONTROL = const(0)   # GAME's kind: a dice edition that offers More control
+_CARDS = const(2)     # GAME's kind: played through doodle/<game>.py (no dice)
+_NONE = const(255)    # GAME's option: none
 
 
-def players_range(ed):
-    """The players a game takes: Deadly Doodles 1-4, Doodle Puzzle 3-8, the dice editions
-    1-5 (2-5 on 6x6)."""
-    if ed == "deadly":
-        return (1, 4)
-    if ed == "puzzle":
-        return (3, 8)
-    return (2, 5) if ed in _SIX_BY_SIX else (1, 5)
+def _game(ed):
+    """(index, fewest, most players, kind, its options' indexes in OPT) of the game `ed`."""
+    i = ED.split().index(ed)
+    g = GAME[5 * i:5 * i + 5]
+    return i, g[0], g[1], g[2], [k for k in g[3:] if k != _NONE]
+
+
+def _opts():
+    """OPT's options, each (key, label, values, their labels, default): made for the moment (RAM)."""
+    out = []
+    for text in OPT.split("|"):
+        o = text.split("/")
+        out.append((o[0], o[1], o[2].split(","), o[3].split(","), o[4]))
+    return out
+
+
+def plays(ed):
+    """The module that plays `ed` (doodle/gamestep.py): a card game its own, doodle/<ed>.py; a
+    dice edition doodle/rounds.py (with the edition's sheet)."""
+    return ed if _game(ed)[3] == _CARDS else "rounds"
 
 
 def options(app):
     """The lobby's options for the game chosen, as its Game takes them (doodle/<game>.py)."""
-    o = app.opts
-    if app.edition == "deadly":
-        return {"map": o["map"], "rec": o["rec"]}
-    return {"var": o["var"], "subj": o["subj"]}
+    d = {}
+    for k in _game(app.edition)[4]:
+        key = _opts()[k][0]
+        d[key] = app.opts[key]
+    return d
+
+
+def _broken(ks, o, n):
+    """The limit (LIMIT's row) that `n` players break with the choices `o` of a game whose
+    options are `ks` (P9), or None."""
+    for lim in LIMIT:
+        if lim[0] in ks:
+            k = _opts()[lim[0]]
+            if o[k[0]] == k[2][lim[1]] and not lim[2] <= n <= lim[3]:
+                return lim
+    return None
 
 
 def _fit(app):
-    """Players and options that the game chosen allows (R16, R24, P9)."""
-    low, high = players_range(app.edition)
+    """Players and options that the game chosen allows (R16, R24, P9): a choice the players
+    break falls back on its default."""
+    _, low, high, kind, ks = _game(app.edition)
     app.players = min(high, max(low, app.players))
-    if app.edition in _SIX_BY_SIX or app.edition in _CARD_GAMES:
+    if kind != _CONTROL:
         app.control = False
-    if app.edition == "puzzle" and app.players == 8 and app.opts["var"] == "behave":
-        app.opts["var"] = ""
+    lim = _broken(ks, app.opts, app.players)
+    while lim is not None:
+        k = _opts()[lim[0]]
+        app.opts[k[0]] = k[4]
+        lim = _broken(ks, app.opts, app.players)
 
 
 def button(app, name):
     """A press in the lobby: None, a refusal's reason, or "start"."""
     ed = app.edition
+    i, low, high, kind, ks = _game(ed)
     o = app.opts
     if name == "D0":
-        app.edition = _EDITIONS[(_EDITIONS.index(ed) + 1) % len(_EDITIONS)]
+        eds = ED.split()
+        app.edition = eds[(i + 1) % len(eds)]
         _fit(app)
     elif name in ("D1", "D2", "D3", "D4", "D5", "D6"):
         n = ord(name[1]) - 48                                # D3: 3 players
-        if ed == "puzzle" and n == 6 and app.players >= 6:
-            n = app.players + 1 if app.players < 8 else 6      # D6 again: 7, 8, back to 6
-        low, high = players_range(ed)
+        if n == 6 and high > 6 and app.players >= 6:
+            n = app.players + 1 if app.players < high else 6   # D6 again: 7, 8, back to 6
         if n < low or n > high:
-            if ed in _CARD_GAMES:
+            if kind == _CARDS:
                 return ed + "_n"
             return "solo" if n == 1 else None
-        if ed == "puzzle" and n == 8 and o["var"] == "behave":
-            return "behave_8"
+        lim = _broken(ks, o, n)
+        if lim is not None:
+            return lim[4]                                    # behave_8
         app.players = n
-    elif name == "PASS":
-        if ed == "deadly":
-            o["map"] = "b" if o["map"] == "a" else "a"
-        elif ed == "puzzle":
-            k = (_VARIANTS.index(o["var"]) + 1) % len(_VARIANTS)
-            if _VARIANTS[k] == "behave" and app.players == 8:
-                k += 1                                       # Behave: 3-7 players
-            o["var"] = _VARIANTS[k]
-        elif ed not in _SIX_BY_SIX:
+    elif name == "PASS" or name == "MENU":
+        j = 0 if name == "PASS" else 1
+        if j < len(ks):                                      # the next choice these players may take
+            k = _opts()[ks[j]]
+            c = k[2].index(o[k[0]])
+            while True:
+                c = (c + 1) % len(k[2])
+                o[k[0]] = k[2][c]
+                if _broken(ks, o, app.players) is None:
+                    break
+        elif name == "PASS" and kind == _CONTROL:
             app.control = not app.control
-    elif name == "MENU":
-        if ed == "deadly":
-            o["rec"] = "tally" if o["rec"] == "full" else "full"
-        elif ed == "puzzle":
-            o["subj"] = "beginner" if o["subj"] == "standard" else "standard"
     elif name == "ROLL":
         return "start"
     return None
 
 
 def screen(app, link_line):
-    ed = app.edition
-    name = _NAMES[_EDITIONS.index(ed)]
+    i, low, high, kind, ks = _game(app.edition)
+    name = NAME.split("/")[i]
     o = app.opts
-    low, high = players_range(ed)
     lines = [name, "Game: %s   (D0 next)" % name]
-    if ed == "puzzle":
-        lines.append("Players: %d   (D3-D6, D6 again: 7, 8)" % app.players)
-        lines.append("Variant: %s   (PASS)" % _VARIANT_NAMES[_VARIANTS.index(o["var"])])
-        lines.append("Subjects: %s   (MENU)" % o["subj"])
+    if high > 6:
+        lines.append("Players: %d   (D%d-D6, D6 again: %s)" % (
+            app.players, low, ", ".join([str(n) for n in range(7, high + 1)])))
     else:
         lines.append("Players: %d   (D%d-D%d)" % (app.players, low, high))
-        if ed == "deadly":
-            lines.append("Map: %s   (PASS)" % o["map"].upper())
-            lines.append("Drawings: %s   (MENU)" % ("full" if o["rec"] == "full" else "tallies"))
-        else:
-            lines.append("More control: %s" % ("(6x6: always)" if ed in _SIX_BY_SIX else (
-                "on   (PASS)" if app.control else "off  (PASS)")))
+    if kind == _CARDS:
+        for j in range(len(ks)):
+            k = _opts()[ks[j]]
+            lines.append("%s: %s   (%s)" % (k[1], k[3][k[2].index(o[k[0]])], "MENU" if j else "PASS"))
+    else:
+        c = CONTROL.split("/")
+        lines.append("%s: %s" % (c[0], "(6x6: always)" if kind != _CONTROL else (
+            c[2] + "   (PASS)" if app.control else c[1] + "  (PASS)")))
     lines.append("")
     lines.append("ROLL to start")
     lines.append("!" + app.notice if app.notice else "")
@@ -114,26 +144,25 @@ def screen(app, link_line):
 
 
 def load(app, store):
-    """The choice kept on flash, if any (an unreadable file is a fresh console's choice)."""
+    """Each option at its default, then the choice kept on flash, if any (an unreadable file is
+    a fresh console's choice)."""
+    o = app.opts
+    opts = _opts()
+    for k in opts:
+        o[k[0]] = k[4]
     text = store.load(_SETTINGS) if store is not None else None
     if not text:
         return
     try:
         s = json.loads(text)
-        if s.get("game") in _EDITIONS:
+        if s.get("game") in ED.split():
             app.edition = s["game"]
-        if s.get("players") in (1, 2, 3, 4, 5, 6, 7, 8):
+        if s.get("players") in range(1, max([GAME[k] for k in range(1, len(GAME), 5)]) + 1):
             app.players = s["players"]
         app.control = s.get("control") is True
-        o = app.opts
-        if s.get("map") in ("a", "b"):
-            o["map"] = s["map"]
-        if s.get("rec") in ("full", "tally"):
-            o["rec"] = s["rec"]
-        if s.get("var") in _VARIANTS:
-            o["var"] = s["var"]
-        if s.get("subj") in ("standard", "beginner"):
-            o["subj"] = s["subj"]
+        for k in opts:
+            if s.get(k[0]) in k[2]:
+                o[k[0]] = s[k[0]]
     except (ValueError, AttributeError, TypeError):
         return
     _fit(app)
@@ -143,7 +172,9 @@ def save(app, store):
     if store is None:
         return
     o = app.opts
-    text = json.dumps({"game": app.edition, "players": app.players, "control": app.control, "map": o["map"],
-                       "rec": o["rec"], "var": o["var"], "subj": o["subj"]})
+    d = {"game": app.edition, "players": app.players, "control": app.control}
+    for key in o:
+        d[key] = o[key]
+    text = json.dumps(d)
     if text != store.load(_SETTINGS):
         store.save(_SETTINGS, text)

@@ -1,7 +1,7 @@
 # doodlebox power-up: what the App does once, when the journal has read the flash: the damage
 # it found said on the panel, and the game it holds unfinished played again (docs/journal.md).
 # Loaded for that step and let go after it (doodle/app.py): RAM.
-from doodle.app import NOTICE_MS
+from doodle.app import NOTICE_MS, _module
 from doodle.link import quiet
 
 
@@ -42,7 +42,7 @@ def resume(app):
             if k != "game":
                 raise ValueError("no game event")
             app.edition, app.players, app.control = ev["ed"], ev["n"], "control" in ev["var"]
-            if ev["ed"] in gamestep.CARD_GAMES:   # their options: the lobby's (not a dice edition's var)
+            if _module("lobby").plays(ev["ed"]) != "rounds":   # a card game's options: the lobby's
                 for key in ("map", "rec", "subj"):
                     if key in ev:
                         app.opts[key] = ev[key]

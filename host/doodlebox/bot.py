@@ -10,67 +10,26 @@ compared with the engine's at the end.
 """
 from __future__ import annotations
 
-import queue
-import random
 import time
 from collections.abc import Callable
 
-from doodlebox import table
-from doodlebox.errors import DoodleboxError
+from doodlebox import bot_deadly, bot_puzzle, table
+from doodlebox.bot_lobby import (
+    DEFAULT_LOBBY,
+    PRESS_GAP_S,
+    PRESS_MS,
+    BotError,
+    Players,
+    choose_lobby,
+    lobby_of,
+    read_lobby,
+)
 from doodlebox.rules.dice.engine import PASS, Action, State
 from doodlebox.rules.games import find_game
 
-EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")   # the dice editions
-GAMES = EDITIONS + ("deadly", "puzzle")     # the lobby's order (D0): firmware/doodle/lobby.py
-SIX_BY_SIX = ("shanghai", "monsters")
-PLAYERS = {"deadly": (1, 4), "puzzle": (3, 8), "shanghai": (2, 5), "monsters": (2, 5)}   # else 1..5
-
-# How a scripted player presses, like a person: held 80 ms, the next press 100 ms later. The
-# firmware counts a level once it has held for 30 ms across two polls (board/buttons.py); the
-# virtual console holds a press for its length in the guest's time (docs/virtual-console.md).
-PRESS_MS = 80
-PRESS_GAP_S = 0.1
-
-
-class BotError(DoodleboxError):
-    pass
-
-
-class Players:
-    """What every table of players shares, whatever the game: `press(name)` presses a console
-    button; `events` is the queue of events the host stores (runner.LinkThread.events: anything
-    with get(timeout=)). `lobby` is the lobby's choice when the bot comes to it (a dict, as
-    read_lobby gives it; a fresh console's unless told), `read(game)` reads it once the lobby
-    shows `game` (choose_lobby). The game's table (Table below, bot_deadly.Table,
-    bot_puzzle.Table) plays on from there."""
-
-    def __init__(self, press: Callable[[str], None], events, seed: int = 7, timeout: float = 20.0,
-                 show: Callable[[dict], None] = lambda e: None, lobby: dict | None = None,
-                 read: Callable[[str], dict] | None = None):
-        self.press = press
-        self.events = events
-        self.rng = random.Random(seed)
-        self.timeout = timeout
-        self.show = show
-        self.lobby = lobby if lobby is not None else dict(DEFAULT_LOBBY)
-        self.read = read
-        self.seen: list[dict] = []
-        self.refusals = 0
-        self.final: dict | None = None    # the console's end event
-
-    def _next_event(self, timeout: float | None = None) -> dict:
-        t = self.timeout if timeout is None else timeout
-        try:
-            e = self.events.get(timeout=t)
-        except queue.Empty:
-            raise BotError(f"no event from the console within {t:g} s") from None
-        self.seen.append(e)
-        self.show(e)
-        return e
-
-    def _presses(self, names: list[str]) -> None:
-        for name in names:
-            self.press(name)
+# (bot_lobby's names, which the tests and tools take from here too)
+__all__ = ["DEFAULT_LOBBY", "PRESS_GAP_S", "PRESS_MS", "BotError", "Players", "Table", "choose_lobby", "lobby_of",
+           "play_on_console", "read_lobby"]
 
 
 class Table(Players):
@@ -208,115 +167,6 @@ class Table(Players):
     _pending: dict | None = None
 
 
-NAMES = {"Doodle City": "city", "Suzhou": "suzhou", "Sea of Treasures": "treasures", "Shanghai": "shanghai",
-         "Sea of Monsters": "monsters", "Deadly Doodles": "deadly",
-         "Doodle Puzzle": "puzzle"}   # as the lobby's screen names them (firmware/doodle/lobby.py)
-DEFAULT_LOBBY = {"game": "city", "players": 3, "control": False, "map": "a", "rec": "full", "var": "",
-                 "subj": "standard"}   # a fresh console's
-VARIANTS = ("", "behave", "showdown")          # Doodle Puzzle's, in the lobby's PASS order
-
-
-def lobby_of(lines: list[str]) -> dict | None:
-    """The lobby's choice as its screen shows it ({"game", "players", and "control" for a dice
-    edition, "map" and "rec" for Deadly Doodles, "var" and "subj" for Doodle Puzzle}), or None
-    when the screen is not the lobby."""
-    found: dict[str, str] = {}
-    for line in lines:
-        key, _, value = line.partition(": ")
-        found[key] = value.split("   ")[0].split("  ")[0].strip()
-    if found.get("Game") not in NAMES or not found.get("Players", "").isdigit():
-        return None
-    game = NAMES[found["Game"]]
-    lobby: dict = {"game": game, "players": int(found["Players"])}
-    if game == "deadly":
-        lobby.update(map=found.get("Map", "A").lower(), rec="full" if found.get("Drawings") == "full" else "tally")
-    elif game == "puzzle":
-        lobby.update(var={"Behave": "behave", "Showdown": "showdown"}.get(found.get("Variant", ""), ""),
-                     subj=found.get("Subjects", "standard"))
-    else:
-        lobby["control"] = found.get("More control") == "on"
-    return lobby
-
-
-def read_lobby(vc, timeout: float = 15.0, game: str | None = None) -> dict:
-    """Wait until the virtual console's panel shows the lobby (of `game`, if given), and read
-    its choice."""
-    from doodlebox.virtual.screen import panel_lines
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        lobby = lobby_of(panel_lines(vc))
-        if lobby is not None and game in (None, lobby["game"]):
-            return lobby
-        time.sleep(0.1)
-    raise BotError(f"the console's panel did not show the lobby within {timeout:g} s")
-
-
-def choose_lobby(press: Callable[[str], None], current: dict, want: dict,
-                 read: Callable[[str], dict] | None = None) -> dict:
-    """Press the lobby's buttons (firmware/doodle/lobby.py) from the choice `current` (as
-    lobby_of reads it) to `want` ({"game", "players"} and that game's options; options left out
-    stay as they are). Returns the choice made. The lobby keeps each game's options, and shows
-    only the chosen game's: `read(game)` reads the lobby once it shows `game` (without it the
-    options of another game are taken to be a fresh console's)."""
-    game, players = want["game"], want["players"]
-    if game not in GAMES:
-        raise BotError(f"{game!r} is not a game of the console's lobby ({', '.join(GAMES)})")
-    low, high = PLAYERS.get(game, (1, 5))
-    if not low <= players <= high:
-        raise BotError(f"{game} is played by {low} to {high} players, not {players}")
-    now = dict(DEFAULT_LOBBY, **current)
-    steps = (GAMES.index(game) - GAMES.index(now["game"])) % len(GAMES)
-    for _ in range(steps):
-        press("D0")
-    if steps and read is not None:
-        now = dict(DEFAULT_LOBBY, **read(game))
-    elif steps:                                # the lobby fits the players and options to the game
-        plow, phigh = PLAYERS.get(game, (1, 5))
-        now["players"] = min(phigh, max(plow, now["players"]))
-        if game in SIX_BY_SIX or game not in EDITIONS:
-            now["control"] = False
-        if game == "puzzle" and now["players"] == 8 and now["var"] == "behave":
-            now["var"] = ""
-    now["game"] = game
-    var = want.get("var", now["var"])
-    if game == "puzzle" and players == 8 and var == "behave":
-        raise BotError("Baddy, Please Behave is played by 3 to 7 players (P9)")
-    if game == "puzzle" and now["var"] == "behave" and players == 8:
-        press("PASS")                          # Behave off first: 8 players are refused with it
-        now["var"] = "showdown"
-    if now["players"] != players:
-        if game == "puzzle" and players >= 6:
-            if now["players"] >= 6:
-                press("D5")              # D6 counts on from 6 (7, 8, 6): start below it
-            for _ in range(players - 5):
-                press("D6")
-        else:
-            press(f"D{players}")
-        now["players"] = players
-    if game == "deadly":
-        if want.get("map", now["map"]) != now["map"]:
-            press("PASS")
-            now["map"] = want["map"]
-        if want.get("rec", now["rec"]) != now["rec"]:
-            press("MENU")
-            now["rec"] = want["rec"]
-    elif game == "puzzle":
-        while now["var"] != var:
-            press("PASS")
-            k = (VARIANTS.index(now["var"]) + 1) % len(VARIANTS)
-            if VARIANTS[k] == "behave" and players == 8:
-                k += 1
-            now["var"] = VARIANTS[k]
-        if want.get("subj", now["subj"]) != now["subj"]:
-            press("MENU")
-            now["subj"] = want["subj"]
-    elif want.get("control", now["control"]) != now["control"] and game not in SIX_BY_SIX:
-        press("PASS")
-        now["control"] = want["control"]
-    return now
-
-
 def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bool = False, seed: int = 7,
                     show: Callable[[dict], None] = lambda e: None, on_note: Callable[[str], None] = lambda t: None,
                     press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S, options: dict | None = None):
@@ -328,7 +178,6 @@ def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bo
     Returns (table, link counts); the table's `final` is the console's `end` event. Raises
     BotError when the console misbehaves or goes quiet.
     """
-    from doodlebox import bot_deadly, bot_puzzle  # (they build on this module's lobby and errors)
     from doodlebox.runner import LinkThread
 
     opts = options or {}

@@ -16,12 +16,13 @@ back with the engine's rule, the counts must be the engine's, and the console's 
 """
 from __future__ import annotations
 
-from doodlebox.bot import BotError, Players, choose_lobby
+from doodlebox.bot_lobby import BotError, Players, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import engine as E
 from doodlebox.rules.deadly import maps
 from doodlebox.rules.deadly.maps import BIT, sides_mask
+from doodlebox.rules.deadly.spec import DRAWINGS
 
 COUNTS = ("loot", "dragon", "weapons", "matched", "unmatched", "entryways", "unused", "hits")  # `tally.t`
 COUNT_MAX = 36           # the most a count entered with the buttons can be
@@ -55,7 +56,7 @@ def counts_of(sheet: E.ScoreSheet) -> list[int]:
 
 
 class Table(Players):
-    """Deadly Doodles' table (bot.Players for the arguments)."""
+    """Deadly Doodles' table (bot_lobby.Players for the arguments)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -80,7 +81,7 @@ class Table(Players):
     def play_game(self, players: int = 2, map: str = "a", rec: str = "full", refuse_once: bool = True,
                   back_to_lobby: bool = True) -> list[dict]:
         """Play one game to its end; returns the events seen."""
-        if rec not in ("full", "tally"):
+        if rec not in DRAWINGS.values:
             raise BotError(f"{rec!r}: the drawings are recorded in full (full) or counted (tally)")
         state = E.Game(maps.load(map), decks.load(), players).new_state()   # the engine's maps: on paper too
         self.state = state

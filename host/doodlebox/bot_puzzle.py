@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from doodlebox.bot import BotError, Players, choose_lobby
+from doodlebox.bot_lobby import BotError, Players, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.puzzle import engine as E
 
@@ -37,7 +37,7 @@ def board_presses(b: int) -> list[str]:
 
 
 class Table(Players):
-    """Doodle Puzzle's table (bot.Players for the first arguments). `wait(s)` lets time pass
+    """Doodle Puzzle's table (bot_lobby.Players for the first arguments). `wait(s)` lets time pass
     (a simulated clock in tests); `pause_s`: once a game the bot pauses the drawing minute with
     MENU for that long (0: never)."""
 

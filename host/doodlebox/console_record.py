@@ -5,6 +5,11 @@ Puzzle's docs/doodle-puzzle.md (each "From the console's log"). A game resumed a
 is one game: the earlier boot's events up to the resume's `at`, then the later boot's after its
 `resume` (store.GameLog).
 
+The events are taken one at a time (ConsoleGame), the record growing as they come: to_record()
+takes a whole log, live validation (livegame.py) each event as it is stored, handing the record
+so far to its game's Stream (rules/*/record.py), which replays only what was added with the code
+that replays a whole record.
+
 The events are taken as the console sent them; only what cannot make a record at all (a claim
 before its roll, an event of another game, a missing start road, a field that is not there) is
 refused, with an InputError naming the game and the event. Everything a player may have done
@@ -18,6 +23,7 @@ from doodlebox.errors import InputError
 from doodlebox.rules.api import GameConfigError
 from doodlebox.rules.common import FORMAT
 from doodlebox.rules.deadly import deck as decks
+from doodlebox.rules.deadly import record as deadly_record
 from doodlebox.rules.deadly.deck import TRAP
 from doodlebox.rules.deadly.tallies import FIELDS as TALLY_FIELDS
 from doodlebox.rules.dice import layout as layouts
@@ -25,6 +31,7 @@ from doodlebox.rules.dice import record as dice_record
 from doodlebox.rules.dice.engine import Game
 from doodlebox.rules.dice.game import EDITIONS
 from doodlebox.rules.dice.layout import PIECES
+from doodlebox.rules.puzzle import record as puzzle_record
 from doodlebox.store import GameLog
 
 VARIANTS = {"": "", "control": "control", "solo": "", "solo+control": "control"}   # var -> record variant
@@ -90,16 +97,44 @@ def to_record(log: GameLog) -> dict:
     turn with its "player"; "circle" only where the value circled is not the highest the drawing
     could circle, as the engine finds it), Deadly Doodles' or Doodle Puzzle's. ConsoleLogError
     when the events cannot make one."""
+    return game_of(log).record()
+
+
+def game_of(log: GameLog) -> ConsoleGame:
+    """A log's events taken by a ConsoleGame (ConsoleLogError as to_record())."""
     if not log.events:
         raise ConsoleLogError(f"{log.label()}: no events stored")
-    game: _Dice | _Deadly | _Puzzle | None = None
-    ended = None
     origins = log.origins()
-    part = origins[0] if origins else (log.boot, log.g)
+    game = ConsoleGame(log.label(), log.boot, origins[0] if origins else (log.boot, log.g))
     for n, (seq, e) in enumerate(log.events):
+        game.take(seq, e, origins[n])
+    return game
+
+
+RecordStream = dice_record.Stream | deadly_record.Stream | puzzle_record.Stream   # a game family's Stream
+
+
+class ConsoleGame:
+    """One game the console played, taken event by event in the order the store holds them
+    (`label`: GameLog.label(); `boot`: the boot it is now in; `first`: (boot, g) of its first
+    part): each event checked as it comes (ConsoleLogError naming it), the record built as it
+    goes. record() is the record, so_far() the record as a Stream replays it while the game is
+    played."""
+
+    def __init__(self, label: str, boot: int, first: tuple[int, int]):
+        self.label, self.boot, self.part = label, boot, first
+        self.game: _Dice | _Deadly | _Puzzle | None = None
+        self.ended: int | None = None
+        self.taken = 0
+
+    def take(self, seq: int, e: dict, origin: tuple[int, int]) -> None:
+        """Event `seq` of the boot and game `origin`; ConsoleLogError when it cannot be part of
+        the record (nothing can be taken after that)."""
+        n, self.taken = self.taken, self.taken + 1
+        game = self.game
         kind = e.get("k") if isinstance(e, dict) else None
-        boot, g = origins[n]
-        ev = _Event(f"{log.label()}: event {seq}" + (f" of boot {boot}" if boot != log.boot else "") + f" ({kind})",
+        boot, g = origin
+        ev = _Event(f"{self.label}: event {seq}" + (f" of boot {boot}" if boot != self.boot else "") + f" ({kind})",
                     seq, str(kind), e if isinstance(e, dict) else {})
         if kind == "refused":      # the host stored what it could not take in its place (link/session.py)
             raise ev.bad(f"the host refused the console's frame ({e.get('why')}): {str(e.get('frame'))[:160]}")
@@ -109,12 +144,12 @@ def to_record(log: GameLog) -> dict:
                          f"(known: {', '.join(known)})")
         if e.get("g") != g:
             raise ev.bad(f"an event of game {e.get('g')} of the boot, not of game {g}")
-        if (boot, g) != part:    # the game goes on in a later boot: it begins with its resume
-            if kind != "resume" or e.get("of") != list(part):
-                raise ev.bad(f"game {g} of boot {boot} goes on with game {part[1]} of boot {part[0]} "
+        if (boot, g) != self.part:    # the game goes on in a later boot: it begins with its resume
+            if kind != "resume" or e.get("of") != list(self.part):
+                raise ev.bad(f"game {g} of boot {boot} goes on with game {self.part[1]} of boot {self.part[0]} "
                              "without a resume event saying so")
-            part = (boot, g)
-            continue
+            self.part = (boot, g)
+            return
         if kind == "resume":
             raise ev.bad(f"it resumes game {_of(e)[1]} of boot {_of(e)[0]}, which is not stored" if n == 0
                          else "a resume in the middle of the game's own events")
@@ -122,18 +157,34 @@ def to_record(log: GameLog) -> dict:
             if kind != "game":
                 raise ev.bad("the game's first event is not its start (`game`): its start was not stored")
             ed = e.get("ed")
-            game = _Deadly(ev) if ed == "deadly" else _Puzzle(ev) if ed == "puzzle" else _Dice(ev)
-            continue
+            self.game = _Deadly(ev) if ed == "deadly" else _Puzzle(ev) if ed == "puzzle" else _Dice(ev)
+            return
         if kind == "game":
             raise ev.bad("a second start of the same game")
-        if ended is not None and kind != "refuse":
-            raise ev.bad(f"after the game's end (event {ended})")
+        if self.ended is not None and kind != "refuse":
+            raise ev.bad(f"after the game's end (event {self.ended})")
         if kind == "end":
-            ended = seq
+            self.ended = seq
         elif kind != "refuse":       # a refused press changed nothing
             game.take(ev)
-    assert game is not None
-    return game.record(log)
+
+    def record(self) -> dict:
+        """The record of the events taken."""
+        assert self.game is not None
+        return self.game.record(self.label)
+
+    def so_far(self) -> dict:
+        """The record of the events taken as its game's Stream replays it, made cheaply: the same
+        replay as record()'s (a dice claim's value circled is kept even where it is the highest,
+        which the replay circles anyway), and only ever grown by take() while the game is played."""
+        assert self.game is not None
+        return self.game.so_far()
+
+    def stream(self) -> RecordStream:
+        """A Stream of this game's record (rules/*/record.py), begun with the record so far."""
+        assert self.game is not None
+        family = {"dice": dice_record, "deadly": deadly_record, "puzzle": puzzle_record}[self.game.KIND]
+        return family.Stream(self.so_far(), self.label)
 
 
 def _of(e: dict) -> tuple:
@@ -228,11 +279,14 @@ class _Dice:
             turn["circle"] = self.circles[place] = ev.num("v", 0, 99) if "v" in e else 0
             turns.append(turn)
 
-    def record(self, log: GameLog) -> dict:
+    def so_far(self) -> dict:
+        return self.data
+
+    def record(self, source: str) -> dict:
         """Replay the record with every claim's value and keep "circle" only where it is not the
         highest value the drawing could circle (0 where nothing could be circled): docs/records.md."""
         data = self.data
-        rec = dice_record.parse(data, log.label())
+        rec = dice_record.parse(data, source)
         offered: dict[str, list[int]] = {}
         dice_record.replay(rec, offered)
         for rn, rd in enumerate(data["rounds"]):
@@ -309,10 +363,16 @@ class _Deadly:
             raise ev.bad("no 'ends'" if ends is None else f"'ends' is {ends!r}, not sides in the order N, E, S, W")
         drawn.append({"card": card, "room": room, "ends": list(ends)})
 
-    def record(self, log: GameLog) -> dict:
+    def so_far(self) -> dict:
+        """The record; the last round names the players still drawing in it ("unfinished": a copy
+        of the round says so, the round itself grows on)."""
         if self.rounds and not all(self.done):
-            self.rounds[-1]["unfinished"] = [p for p, d in enumerate(self.done) if not d]
+            last = dict(self.rounds[-1], unfinished=[p for p, d in enumerate(self.done) if not d])
+            return dict(self.data, rounds=[*self.rounds[:-1], last])
         return self.data
+
+    def record(self, source: str) -> dict:
+        return self.so_far()
 
 
 # -- Doodle Puzzle -------------------------------------------------------------------------------------
@@ -376,5 +436,8 @@ class _Puzzle:
             if board:
                 rd["challenge"] = board
 
-    def record(self, log: GameLog) -> dict:
+    def so_far(self) -> dict:
+        return self.data
+
+    def record(self, source: str) -> dict:
         return self.data

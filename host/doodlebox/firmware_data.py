@@ -2,9 +2,11 @@
 
 `firmware/board/pins.py` comes from `hardware/pins.json` (its LED cap from the power budget in
 `hardware/parts.json`, see `doodlebox.hardware.power`), `firmware/doodle/ed_<edition>.py`
-from `host/doodlebox/layouts/*.json`, and `firmware/doodle/deadly_a.py` and `deadly_b.py` (a
+from `host/doodlebox/layouts/*.json`, `firmware/doodle/deadly_a.py` and `deadly_b.py` (a
 Deadly Doodles map side and the default deck) from `deadly-map-*.json` and `deadly-deck.json`,
-so the pins, the sheets, the maps and the deck have one source of truth.
+and `firmware/doodle/games.py` (the lobby's games, players, options and limits) from the games'
+specs (`host/doodlebox/rules/*/spec.py`), so the pins, the sheets, the maps, the deck and the
+games have one source of truth.
 Run `python -m doodlebox.firmware_data` (or `make firmware-data`); `--check` exits 1 when a
 generated file is out of date.
 """
@@ -51,9 +53,16 @@ def pins_module(pins: dict, parts: dict | None = None) -> str:
 
 # the console's kind codes (firmware/doodle/sheet.py): the layouts' kinds in this order
 KIND_CODES = ("plain", "house", "hotel", "shop", "taxi", "bus", "skyscraper", "park")
-SHORT = {"city": "City", "suzhou": "Suzhou", "treasures": "Treasures", "shanghai": "Shanghai",
-         "monsters": "Monsters"}
 WORDS = ("road", "hotel", "shop", "skyscraper", "floor", "park", "tree", "trees", "barrel")
+
+
+def _short(edition: str) -> str:
+    """The head of an edition's game screen: its spec's short name (a layout of the player's own:
+    its edition's first 10 letters)."""
+    from doodlebox.rules.specs import BY_EDITION
+
+    e = BY_EDITION.get(edition)
+    return e.short if e is not None else edition[:10]
 
 
 def edition_module(path: Path) -> str:
@@ -77,7 +86,7 @@ def edition_module(path: Path) -> str:
     lines = [HEADER.format(src=f"host/doodlebox/layouts/{path.name}"),
              f"# {lay.name}: the sheet as the console needs it (docs/console.md). Squares row-major.\n",
              f"EDITION = {lay.edition!r}\n",
-             f"SHORT = {SHORT.get(lay.edition, lay.edition[:10])!r}\n",
+             f"SHORT = {_short(lay.edition)!r}\n",
              f"SIZE = {n}\n",
              f"JOKERS = {lay.jokers}  # 5x5 rules: a 6 frees the row or column; else 6x6: a free pass\n",
              f"LEGEND = {tuple(lay.legend[f] for f in range(1, 7))!r}  # the piece of each die face\n",
@@ -156,6 +165,127 @@ def deadly_module(side: str) -> str:
     return "".join(lines)
 
 
+# the lobby's kinds of game (firmware/doodle/lobby.py)
+KIND_CONTROL, KIND_DICE, KIND_CARDS = 0, 1, 2
+LOBBY_BUTTONS = ("PASS", "MENU")     # the buttons that step a card game's first and second option
+NO_OPTION = 255
+
+
+SEPARATORS = "|/,"                   # the lobby's packed texts: options apart, their parts, their values
+
+
+def _packed(texts, sep: str, what: str) -> str:
+    """`texts` joined by `sep` (the lobby splits them again, for the moment it needs them: RAM);
+    ValueError for a text that holds a separator of its level or of one above."""
+    bad = SEPARATORS[:SEPARATORS.index(sep) + 1]
+    for t in texts:
+        if any(c in t for c in bad):
+            raise ValueError(f"{what} {t!r}: the console's lobby table cannot hold any of {bad!r} in it")
+    return sep.join(texts)
+
+
+def lobby_module() -> str:
+    """firmware/doodle/games.py: the console lobby's games (doodle/lobby.py), in the order D0
+    steps through them, with their players, options and limits, from the games' specs
+    (doodlebox.rules.specs). Texts are packed into one str each and split by the lobby when it
+    needs them, numbers are bytes (RAM: every str of a tuple would be an object of its own). A
+    dice edition's one option is More control (the App's `control`); a card game's options are
+    stepped by PASS and MENU and kept in the App's `opts` by their keys."""
+    from doodlebox.rules.specs import EDITIONS
+
+    game: list[int] = []
+    table: list[str] = []
+    keys: list[str] = []
+    limits = []
+    control = ""
+    for e in EDITIONS:
+        if e.dice:
+            if [o.key for o in e.options] not in ([], ["control"]):
+                raise ValueError(f"{e.edition}: the console's lobby offers a dice edition More control only")
+            if e.options:
+                o = e.options[0]
+                control = _packed((o.label, o.choices[0].label, o.choices[1].label), "/", "More control")
+            game += [e.players[0], e.players[1], KIND_CONTROL if e.options else KIND_DICE, NO_OPTION, NO_OPTION]
+            continue
+        if len(e.options) > len(LOBBY_BUTTONS):
+            raise ValueError(f"{e.edition}: the lobby steps {len(LOBBY_BUTTONS)} options, not {len(e.options)}")
+        mine = []
+        for o in e.options:
+            row = "/".join((o.key, o.label, _packed(o.values, ",", o.name),
+                            _packed([c.label for c in o.choices], ",", o.name), o.default))
+            if row not in table:
+                if o.key in keys:
+                    raise ValueError(f"{e.edition}: option key {o.key!r} means another option in another game")
+                table.append(row)
+                keys.append(o.key)
+            mine.append(table.index(row))
+        game += [e.players[0], e.players[1], KIND_CARDS] + (mine + [NO_OPTION, NO_OPTION])[:2]
+        for lim in e.limits:
+            if lim.players is None:
+                continue          # a pair of choices: the lobby takes one choice of an option at a time
+            o = e.option(lim.option)
+            if lim.choice == o.default:
+                raise ValueError(f"{e.edition}: limit {lim.rule} limits the default, which the lobby falls back on")
+            limits.append((mine[e.options.index(o)], o.values.index(lim.choice), lim.players[0], lim.players[1],
+                           lim.rule))
+    for e in EDITIONS:
+        if e.edition.split() != [e.edition]:
+            raise ValueError(f"{e.edition!r}: the lobby splits the editions' ids at spaces")
+    lines = [HEADER.format(src="host/doodlebox/rules/*/spec.py"),
+             "# The lobby's games, in the order D0 steps through them (doodle/lobby.py; docs/adding-a-game.md).\n",
+             "# Texts are packed (split when needed: RAM).\n",
+             f"ED = {' '.join(e.edition for e in EDITIONS)!r}\n",
+             f"NAME = {_packed([e.lobby for e in EDITIONS], '/', 'lobby name')!r}\n",
+             f"# per game: fewest, most players, kind ({KIND_CONTROL} dice, More control offered; {KIND_DICE} dice, "
+             f"6x6:\n# passing always; {KIND_CARDS} cards), its options in OPT stepped by PASS and MENU "
+             f"({NO_OPTION}: none)\n",
+             "GAME = (" + "\n        ".join(
+                 f"{bytes(game[5 * i:5 * i + 5])!r}{')' if i == len(EDITIONS) - 1 else ''}  # {e.edition}"
+                 for i, e in enumerate(EDITIONS)) + "\n",
+             f"CONTROL = {control!r}  # More control's line: its label/off/on\n",
+             "# key/label/values/their labels/the default, options apart by '|', values by ','\n",
+             "OPT = (" + "\n       ".join(repr(row + ("|" if k < len(table) - 1 else ""))
+                                         for k, row in enumerate(table)) + ")\n",
+             f"LIMIT = {tuple(limits)!r}  # (option in OPT, its value's index, fewest, most players, the refusal)\n"]
+    return "".join(lines)
+
+
+# Rule constants the firmware's code uses by name, written into a block of the file that uses
+# them (no module more on the Pico: RAM), between these lines; tests/test_firmware_build.py
+# fails when a block is not what the PC's rules make it.
+BLOCK_BEGIN = "# -- generated by `make firmware-data` (host/doodlebox/firmware_data.py): do not edit --\n"
+BLOCK_END = "# -- end of the generated block --\n"
+SHEET_KINDS = ("house", "hotel", "shop", "skyscraper", "park")   # the kinds doodle/sheet.py and rounds.py test
+
+
+def sheet_block() -> str:
+    """firmware/doodle/sheet.py's kind codes (ed_<edition>.KINDS holds them: KIND_CODES)."""
+    return "".join(f"{k.upper()} = {KIND_CODES.index(k)}\n" for k in SHEET_KINDS)
+
+
+def deadly_block() -> str:
+    """firmware/doodle/deadly.py's card and room codes and the scoring section's weights
+    (rules/deadly/tallies.py POINTS): the console scores a map as the PC's engine does."""
+    from doodlebox.rules.deadly.tallies import DRAGON_TIMES, POINTS
+
+    lines = [f"TRAP = const({DEADLY_TRAP})      # CARDS[c] of a Trap (a path segment's is its sides, 1..15)\n",
+             f"DRAW2 = const({DEADLY_DRAW2})     # ... of a Draw 2\n"]
+    lines += [f"_{k.upper()} = const({DEADLY_CONTENTS.index(k)})   # a room's CONTENTS (deadly_<side>.py)\n"
+              for k in ("loot", "weapon", "monster")]
+    lines += [f"_P_{k.upper()} = const({v})   # points of one in the scoring section\n" for k, v in POINTS.items()]
+    lines.append(f"_DRAGON_TIMES = const({DRAGON_TIMES})   # Loot's points once the Dragon's room is entered\n")
+    return "".join(lines)
+
+
+def with_block(path: Path, block: str) -> str:
+    """The text of firmware file `path` with its generated block made `block`."""
+    text = path.read_text()
+    if BLOCK_BEGIN not in text or BLOCK_END not in text:
+        raise SystemExit(f"{path}: no generated block (the lines {BLOCK_BEGIN.strip()!r} ... {BLOCK_END.strip()!r})")
+    head, rest = text.split(BLOCK_BEGIN, 1)
+    return head + BLOCK_BEGIN + block + BLOCK_END + rest.split(BLOCK_END, 1)[1]
+
+
 def targets() -> dict[Path, str]:
     from doodlebox.rules.deadly import maps
 
@@ -165,6 +295,9 @@ def targets() -> dict[Path, str]:
         out[fw / "doodle" / f"ed_{ed}.py"] = edition_module(path)
     for side in maps.DEFAULT_FILES:
         out[fw / "doodle" / f"deadly_{side}.py"] = deadly_module(side)
+    out[fw / "doodle" / "games.py"] = lobby_module()
+    out[fw / "doodle" / "sheet.py"] = with_block(fw / "doodle" / "sheet.py", sheet_block())
+    out[fw / "doodle" / "deadly.py"] = with_block(fw / "doodle" / "deadly.py", deadly_block())
     return out
 
 

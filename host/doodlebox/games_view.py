@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox.errors import InputError
+from doodlebox.game_records import outcome, outcome_of, record
 from doodlebox.rules.api import CHANCE
-from doodlebox.store import Store, outcome_of
+from doodlebox.store import Store
 from doodlebox.store.errors import Damaged
 
 
@@ -54,14 +55,14 @@ def summary(store: Store, which: int | str) -> dict:
     from doodlebox.rules.games import read_record
 
     gid = store.find(which)
-    row = next(g for g in store.games(results=False) if g["id"] == gid)
+    row = next(g for g in store.games() if g["id"] == gid)
     out: dict[str, Any] = {
         "id": gid, "label": _label(store, row), "status": row["state"], "status_text": state_text(row),
         "date": row["date"], "edition": row["edition"], "game": game_name(row["edition"]), "players": row["names"],
         "record": None, "error": "", "finished": False, "totals": None, "winners": [], "violations": [],
         "violations_text": "", "table": "", "rounds": [], "rank": "", "achievements": [], "verdict": ""}
     try:
-        data = store.record(gid)
+        data = record(store, gid)
     except Damaged:
         raise
     except InputError as exc:       # a console's log that cannot make a record (yet)
@@ -271,12 +272,12 @@ def score_rows(store: Store, ids: list[int]) -> list[dict]:
     """One row per player of each game: CSV_COLUMNS (seat 1-based; winner 1 or 0; total empty
     when the game has no record). Damaged for a game with a row that cannot be read."""
     rows = []
-    by_id = {g["id"]: g for g in store.games(results=False)}
+    by_id = {g["id"]: g for g in store.games()}
     for gid in ids:
         g = by_id[gid]
         if g["damaged"]:
             raise Damaged(store.path, g["damaged"], gid)
-        o = store.outcome(gid, g)
+        o = outcome(store, gid, g)
         for seat, name in enumerate(g["names"]):
             total = o.totals[seat] if o.totals is not None and seat < len(o.totals) else ""
             rows.append({"game": gid, "edition": g["edition"], "date": g["date"], "player": name, "seat": seat + 1,

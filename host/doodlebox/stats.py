@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from doodlebox import game_records
 from doodlebox.store import Store
 from doodlebox.store.errors import Damaged
 
@@ -140,7 +141,7 @@ def collect(store: Store) -> Stats:
     st = Stats()
     rows: list[Damaged] = []
     st.dice = dice_tests(store, rows)
-    for g in store.games():
+    for g in game_records.games(store):
         st.games += 1
         if g["damaged"]:
             st.damaged.append(f"game {g['id']}: damaged: {g['damaged']}")

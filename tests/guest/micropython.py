@@ -5,4 +5,4 @@ import sys
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[2] / "host"))
-from doodlebox.virtual.cpython_micropython import const  # noqa: E402,F401
+from doodlebox.virtual.cpython_micropython import const  # noqa: F401

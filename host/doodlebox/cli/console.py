@@ -14,6 +14,8 @@ from doodlebox import paths
 from doodlebox.cli.command import Command
 from doodlebox.cli.games import database, db_argument
 from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.rules.api import Option
+from doodlebox.rules.specs import EDITIONS, options_by_flag
 
 _SAYING = threading.Lock()
 
@@ -236,14 +238,15 @@ def demo(args: argparse.Namespace) -> int:
     from doodlebox.store import Store
 
     game = find_game(args.edition)
-    low, high = game.players
-    if args.edition == "puzzle" and args.players == 8 and args.variant == "behave":
-        high = 7                                   # Baddy, Please Behave: 3 to 7 players (P9)
+    spec = game.spec
+    chosen = {o.name: _option_value(args, o) for o in spec.options}
+    low, high = spec.players_for(chosen)           # the spec's limits too (Behave's players, P9)
     if not low <= args.players <= high:
-        raise InputError(f"--players {args.players}: {game.name}{' (Behave)' if high == 7 else ''} is for {low} "
+        limited = [o.choice(chosen[o.name]).label for o in spec.options
+                   if any(lim.option == o.name and lim.choice == chosen[o.name] and lim.players for lim in spec.limits)]
+        raise InputError(f"--players {args.players}: {game.name}{''.join(f' ({t})' for t in limited)} is for {low} "
                          f"to {high} players")
-    options = {"map": args.map, "rec": args.drawings} if args.edition == "deadly" else {
-        "var": args.variant, "subj": args.subjects}
+    options = {} if spec.dice else {o.key: chosen[o.name] for o in spec.options}
     db = args.db or paths.data_dir() / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
     vc = start_virtual("cpython" if args.cpython else "vm", args.seed)
     print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
@@ -272,7 +275,38 @@ def demo(args: argparse.Namespace) -> int:
     return 0 if rp.finished and not rp.violations and console == rp.state.scores() else 1
 
 
-_GAMES = ("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle")   # the lobby's
+def _option_value(args: argparse.Namespace, o: Option) -> str:
+    """An option's value as `demo`'s flag gives it (a switch: its one choice when set)."""
+    value = getattr(args, o.flag[2:].replace("-", "_"))
+    if o.switch:
+        return o.choices[1].value if value else o.default
+    return str(value)
+
+
+def _option_arguments(p: argparse.ArgumentParser) -> None:
+    """One flag per option of the games' specs (an option of several games once: --variant), its
+    choices, default and help from them."""
+    for flag, having in options_by_flag().items():
+        o = having[0][1]
+        games = having[0][0].name if len(having) == 1 else ", ".join(e.edition for e, _ in having)
+        if o.switch:
+            p.add_argument(flag, action="store_true", help=f"{games}: {o.description}")
+            continue
+        values = tuple(dict.fromkeys(v for _, x in having for v in x.values))
+        default = o.default
+        if any(x.default != default for _, x in having):
+            raise ValueError(f"{flag}: the games that have it differ in its default")
+        shown = default or f"'': {o.choice(default).name}"
+        p.add_argument(flag, choices=values, default=default, help=f"{games}: {o.description} (default {shown})")
+
+
+def _players_help() -> str:
+    ranges: dict[tuple[int, int], list[str]] = {}
+    for e in EDITIONS:
+        ranges.setdefault(e.players, []).append(e.edition)
+    return "; ".join(f"{low} to {high} in {', '.join(eds)}" for (low, high), eds in ranges.items()) + (
+        "; " + "; ".join(f"{lim.players[0]} to {lim.players[1]} with {e.option(lim.option).flag} {lim.choice} "
+                         f"({lim.ruling})" for e in EDITIONS for lim in e.limits if lim.players))
 
 
 def _log_args(p: argparse.ArgumentParser) -> None:
@@ -305,19 +339,12 @@ def _wav_argument(p: argparse.ArgumentParser, only: str = "") -> None:
 
 
 def _demo_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--edition", default="city", choices=_GAMES,
-                   help="the game (default city): a dice edition, deadly (Deadly Doodles) or puzzle (Doodle "
-                        "Puzzle: five drawing minutes in real time, so more than five minutes)")
-    p.add_argument("--players", type=int, default=3,
-                   help="1 to 5 (2 to 5 in shanghai and monsters, 1 to 4 in deadly, 3 to 8 in puzzle)")
-    p.add_argument("--control", action="store_true", help="More control (5x5 editions)")
-    p.add_argument("--map", choices=("a", "b"), default="a", help="Deadly Doodles: the map side (default a)")
-    p.add_argument("--drawings", choices=("full", "tally"), default="full",
-                   help="Deadly Doodles: every drawing entered (full, default) or each player's counts (tally)")
-    p.add_argument("--variant", choices=("", "behave", "showdown"), default="",
-                   help="Doodle Puzzle: the base game (default), behave or showdown")
-    p.add_argument("--subjects", choices=("standard", "beginner"), default="standard",
-                   help="Doodle Puzzle: the subject cards (default standard)")
+    p.add_argument("--edition", default=EDITIONS[0].edition, choices=[e.edition for e in EDITIONS],
+                   help=f"the game (default {EDITIONS[0].edition}): "
+                        + ", ".join(f"{e.edition} ({e.name})" for e in EDITIONS)
+                        + "; Doodle Puzzle's five drawing minutes run in real time, so more than five minutes")
+    p.add_argument("--players", type=int, default=3, help=_players_help())
+    _option_arguments(p)
     p.add_argument("--db", type=Path, help="SQLite file (default: a new file under the data folder)")
     p.add_argument("--cpython", action="store_true", help="the firmware under CPython, not the MicroPython VM")
     p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")

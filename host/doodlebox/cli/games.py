@@ -55,12 +55,13 @@ def _cell(text: str, width: int = 28) -> str:
 def games(args: argparse.Namespace) -> int:
     """Exit 0 listed, 2 when a game has a row that cannot be read: it is listed as "damaged:
     ROW: WHAT", the others as they are, then one line names the file and each such row."""
+    from doodlebox import game_records
     from doodlebox.games_view import state_text
     from doodlebox.store.errors import Damaged
 
     store = open_store(args)
     try:
-        rows = store.games()
+        rows = game_records.games(store)
         sources: dict[int, tuple[str, int] | None] = {}
         for g in rows:
             if g["state"] == "imported" and not g["damaged"]:
@@ -136,16 +137,17 @@ def show(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     """Exit 0 written, 2 for a game that is not there or cannot be a record."""
+    from doodlebox import game_records
     from doodlebox.games_view import CSV_COLUMNS, score_rows
 
     store = open_store(args)
     try:
         if args.csv:
-            ids = [g["id"] for g in store.games(results=False)] if args.game == "all" else [store.find(args.game)]
+            ids = [g["id"] for g in store.games()] if args.game == "all" else [store.find(args.game)]
             rows = score_rows(store, ids)
         else:
             gid = store.find(args.game)
-            data = store.record(gid)
+            data = game_records.record(store, gid)
             log = store.game_log(gid)
             label = log.label() if log is not None and log.events else f"game {gid} (imported)"
     finally:

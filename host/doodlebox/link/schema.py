@@ -3,18 +3,26 @@ message type and event kind, exact types (a bool is not an int), integers in ran
 printable strings. `check(msg)` raises SchemaError saying what is wrong and where; the frame
 decoder (frames.py) turns that into a refused frame.
 
-The sets of words (editions, pieces, rule ids, endings, map sides, roles) are the protocol's;
-tests/test_host_link.py checks them against the rules engines'."""
+The sets of words (pieces, rule ids, endings, rooms, roles) are the protocol's;
+tests/test_host_link.py checks them against the rules engines'. The games, their players and
+their options' words (the `game` event) are the games' specs (doodlebox.rules.specs)."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from doodlebox.rules.deadly.spec import DEADLY, DRAWINGS, MAP
+from doodlebox.rules.dice.spec import MOST_PLAYERS
+from doodlebox.rules.puzzle.spec import PUZZLE
+from doodlebox.rules.puzzle.spec import SUBJECTS as SUBJECT_SETS
+from doodlebox.rules.puzzle.spec import VARIANT as PUZZLE_VARIANT
+from doodlebox.rules.specs import EDITIONS as SPECS
+
 INT32 = 2 ** 31 - 1
-SEATS = 8                       # players 1..8: seats 0..7 (Doodle Puzzle)
-DICE_SEATS = 5                  # the dice editions: 1..5 players
+SEATS = max(e.players[1] for e in SPECS)   # players 1..8: seats 0..7 (Doodle Puzzle)
+DICE_SEATS = MOST_PLAYERS       # the dice editions: 1..5 players
 SIZE = 6                        # rows, columns and dice: 1..6
-DICE = ("city", "suzhou", "treasures", "shanghai", "monsters")
-EDITIONS = DICE + ("deadly", "puzzle")
+DICE = tuple(e.edition for e in SPECS if e.dice)
+EDITIONS = tuple(e.edition for e in SPECS)
 VARIANTS = ("", "control", "solo", "solo+control")
 PIECES = ("NS", "EW", "NE", "ES", "SW", "NW")
 REFUSALS = ("taken", "six_tree", "park_tree", "park_barrel", "drawn", "houses", "third_time", "must_take",
@@ -25,20 +33,20 @@ BUTTONS = ("D0", "D1", "D2", "D3", "D4", "D5", "D6", "ROLL", "PASS", "MENU")
 HELD_MAX = 64                   # boots in hello.held (a frame of 512 bytes holds fewer)
 
 # Deadly Doodles (docs/protocol.md, "### Deadly Doodles")
-DEADLY_PLAYERS = 4
+DEADLY_PLAYERS = DEADLY.players[1]
 DEADLY_ROUNDS = 7
-MAPS = ("a", "b")
-RECORDING = ("full", "tally")
+MAPS = MAP.values
+RECORDING = DRAWINGS.values
 CARDS = 36                      # the default deck's ids 1..36
 ROOMS = tuple(f"{c}{r}" for c in "ABCDEF" for r in range(1, SIZE + 1))
 SIDES = "NESW"
 TALLY = 8                       # the scoring section's counts
 DEADLY_REFUSALS = ("trap_room", "own_trap", "wall", "entry", "one_per_room", "card", "draw2", "unused", "trap_must")
 # Doodle Puzzle (docs/protocol.md, "### Doodle Puzzle")
-PUZZLE_PLAYERS = (3, 8)
+PUZZLE_PLAYERS = PUZZLE.players
 PUZZLE_ROUNDS = 5
-PUZZLE_VARIANTS = ("", "behave", "showdown")
-SUBJECTS = ("standard", "beginner")
+PUZZLE_VARIANTS = PUZZLE_VARIANT.values
+SUBJECTS = SUBJECT_SETS.values
 ROLES = "SDBG"                  # star Drawy, Drawy, Baddy, Guessy
 GUESSES = ("right", "wrong")
 NUMBERS, SUBJECT_CARDS, SLOTS = 12, 16, 6
@@ -217,12 +225,13 @@ EVENTS: dict[str, Fields] = {
 }
 
 # The `game` event by its edition: players, variant words, the fields only that game has (and must have).
+# A card game's are its spec's: its players, its variants (none: ""), its other options by their keys.
 GAME_KINDS: dict[str, tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]]] = {
     **{ed: ((1, DICE_SEATS), VARIANTS, ()) for ed in DICE},
-    "deadly": ((1, DEADLY_PLAYERS), ("",), ("map", "rec")),
-    "puzzle": (PUZZLE_PLAYERS, PUZZLE_VARIANTS, ("subj",)),
+    **{e.edition: (e.players, ("", *e.variants), tuple(o.key for o in e.options if o.name != "variant"))
+       for e in SPECS if not e.dice},
 }
-CONDITIONAL = ("map", "rec", "subj")
+CONDITIONAL = tuple(dict.fromkeys(k for _, _, own in GAME_KINDS.values() for k in own))
 
 
 def _game(e: dict, where: str) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doodlebox.errors import InputError
+from doodlebox.errors import DoodleboxError, InputError
 
 FORMAT = "doodlebox-record/1"   # every game's records (docs/records.md)
 
@@ -30,6 +30,11 @@ class ProblemsError(InputError, ValueError):
 
 class RecordError(InputError, ValueError):
     """A record that cannot be read: one line, "source: place: what"."""
+
+
+class StreamError(DoodleboxError, ValueError):
+    """A record given to a game's Stream (rules/*/record.py) that did not only grow since the
+    last: it must be replayed whole."""
 
 
 @dataclass

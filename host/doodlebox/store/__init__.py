@@ -9,21 +9,21 @@ playing) or `imported` (a record typed from a game played on paper: `doodlebox i
 
 Version 3 (docs/stored-games.md): `players` holds the names given to a game's seats
 (set_names, names), `imported` the records of imported games (their game row has no console:
-uid "", boot 0). record() is any game as a doodlebox-record/1 with its names; games() carries
-each game's names, totals and winners, from the PC's replay of that record (computed on read).
+uid "", boot 0). games() carries each game's row and names. A game as a record with its names,
+and its totals and winners from the PC's replay of that record, are game_records.py's: the store
+imports nothing above it (tests/test_architecture.py).
 
 Every SQLite failure is a StoreError naming the file and the cause (`cause`: locked, full,
 readonly, notadb, newer, cantopen, io); `transient` says whether waiting may cure it.
 
-The package: `database.py` the Store, `schema.py` the tables and their upgrade, `errors.py`
-StoreError and SQLite's faults told apart, `gamelog.py` what the store hands out (GameLog,
-Stored, Hello, Gap), `outcome.py` what the PC's replay of a stored record says.
+The package: `database.py` the Store, `dbfile.py` the file opened and checked, `schema.py`
+the tables and their upgrade, `errors.py` StoreError and SQLite's faults told apart,
+`gamelog.py` what the store hands out (GameLog, Stored, Hello, Gap).
 """
 from doodlebox.store.database import NAME_LENGTH, BadNames, NoGame, Store
 from doodlebox.store.errors import StoreError, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
-from doodlebox.store.outcome import Outcome, outcome_of
 from doodlebox.store.schema import IMPORTED, SCHEMA_VERSION, STATES
 
 __all__ = ["IMPORTED", "NAME_LENGTH", "SCHEMA_VERSION", "STATES", "BadNames", "GameLog", "Gap", "Hello", "NoGame",
-           "Outcome", "Store", "StoreError", "Stored", "outcome_of", "problem"]
+           "Store", "StoreError", "Stored", "problem"]

@@ -1,7 +1,8 @@
 """The Store: one SQLite file opened (created or upgraded: store/schema.py), events appended as
 the link takes them (hello, append_many: the next expected of each stream, in one
 transaction), games derived from them, and what is read back: the games, one game's log
-(GameLog), its record with its names, the PC's outcome of it, imported records.
+(GameLog), its names, imported records. Making a game's record and replaying it is above the
+store (game_records.py): nothing here imports the rules or the record makers.
 
 The store knows the file it holds: every commit is followed by `check_file()` (the path the
 user named still names the file opened, and it can still be written), so nothing a commit
@@ -21,7 +22,6 @@ from doodlebox.errors import InputError
 from doodlebox.store.dbfile import check_file, open_readonly, open_writing
 from doodlebox.store.errors import Damaged, StoreError, damage, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
-from doodlebox.store.outcome import Outcome, outcome_of
 from doodlebox.store.schema import IMPORTED
 
 NAME_LENGTH = 24     # at most, in characters (the sheets and the panel have room for it)
@@ -51,7 +51,6 @@ class Store:
                 self.db, self.identity = open_writing(self.path, timeout)
         except UnicodeDecodeError as exc:      # a table's name or its SQL in sqlite_master
             raise problem(self.path, exc, "opening it") from None
-        self._outcomes: dict[tuple, Outcome] = {}     # (game id, events, state) -> its replay's outcome
 
     def close(self) -> None:
         self.db.close()
@@ -185,27 +184,21 @@ class Store:
     GAME_COLUMNS = ("id", "uid", "boot", "g", "edition", "players", "variant", "started", "ended", "end_reason",
                     "rounds", "events", "state", "continues", "continued_by", "of_boot", "of_g", "resume_at")
 
-    def games(self, results: bool = True) -> list[dict]:
+    def games(self) -> list[dict]:
         """Every game, oldest first: its row (GAME_COLUMNS: `players` is how many, `state` its
-        status), `names` (its seats' names), `status`, `date` ("YYYY-MM-DD HH:MM", local time);
-        with `results`, also what the PC's replay of its record says (Outcome): `totals` (None
-        when it has no record yet), `winners` (names; `winner_seats` 0-based), `finished`,
-        `violations`, `rank`, `achievements`, `verdict`, `error`.
+        status), `names` (its seats' names), `status`, `date` ("YYYY-MM-DD HH:MM", local time).
+        What the PC's replay of each game's record says is game_records.games().
 
         A game with a row that cannot be read (Damaged) is listed too: `damaged` says which row
         and what is wrong with it ("events row 17: not JSON"; "" for the others), `error` the
-        whole line (with or without `results`), its totals are None; a games row itself damaged
-        has the state "damaged"."""
+        whole line; a games row itself damaged has the state "damaged"."""
         out = []
         for (gid,) in self._read("SELECT id FROM games ORDER BY started, id"):
             try:
-                g = self._row(gid)
+                g = self.game_row(gid)
             except Damaged as exc:
                 g = dict.fromkeys(self.GAME_COLUMNS, None) | {"id": gid, "state": "damaged", "events": 0}
                 g.update(names=[], status="damaged", date="", damaged=exc.row, error=str(exc))
-                if results:
-                    g.update(totals=None, winners=[], winner_seats=[], finished=False, violations=0, rank="",
-                             achievements=[], verdict="")
                 out.append(g)
                 continue
             g["status"] = g["state"]
@@ -213,16 +206,9 @@ class Store:
             g["damaged"] = ""
             try:
                 g["names"] = self.names(gid, g["players"])
-                o = self.outcome(gid, g) if results else None
             except Damaged as exc:
                 g.update(names=[f"P{seat + 1}" for seat in range(g["players"] or 0)], damaged=exc.row,
                          error=str(exc.of_game(gid)))
-                o = Outcome(None, error=g["error"]) if results else None
-            if o is not None:
-                g.update(totals=o.totals, winners=[g["names"][p] for p in o.winners if p < len(g["names"])],
-                         winner_seats=list(o.winners),
-                         finished=o.finished, violations=o.violations, rank=o.rank,
-                         achievements=list(o.achievements), verdict=o.verdict, error=o.error)
             out.append(g)
         return out
 
@@ -254,8 +240,9 @@ class Store:
                 if which == "last" else self._read(q + "WHERE id=?", (gid,)) if gid is not None else [])
         return self._log(rows[0][0]) if rows else None
 
-    def _row(self, gid: int) -> dict:
-        """Game `gid`'s games row; Damaged for a number of players or a start time it cannot have."""
+    def game_row(self, gid: int) -> dict:
+        """Game `gid`'s games row (GAME_COLUMNS); NoGame when there is none, Damaged for a number
+        of players or a start time it cannot have."""
         rows = self._read(f"SELECT {', '.join(self.GAME_COLUMNS)} FROM games WHERE id=?", (gid,),
                           f"games row {gid}", gid)
         if not rows:
@@ -268,63 +255,24 @@ class Store:
             raise Damaged(self.path, f"games row {gid}: the start time {started!r} is not a time", gid)
         return row
 
-    def record(self, which: int | str) -> dict:
-        """A game as a doodlebox-record/1 with its seats' names: a console's game made from its
-        events (console_record.to_record: ConsoleLogError when they cannot make one), an
-        imported game as it was imported. NoGame when there is no such game."""
-        gid = self.find(which)
-        data = self._record(self._row(gid))
-        names = self.names(gid, len(data["players"]))
-        if len(names) == len(data["players"]):
-            data["players"] = names
+    def imported_record(self, gid: int) -> dict:
+        """The record imported as game `gid`, as it was stored: a JSON object with its players
+        (game_records.py reads it again by its rules). Damaged when it is not one any more,
+        StoreError when it is not stored."""
+        rows = self._read("SELECT CAST(record AS BLOB) FROM imported WHERE game=?", (gid,), f"imported row {gid}", gid)
+        if not rows:
+            raise StoreError(f"{self.path}: game {gid} is imported but its record is not stored", "other")
+        data = self._json(rows[0][0], f"imported row {gid}", gid)
+        if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+            raise Damaged(self.path, f"imported row {gid}: {_short(data)} is not a record (a JSON object with "
+                                     "its players)", gid)
         return data
-
-    def _record(self, row: dict) -> dict:
-        """The record of a game as it was made (the console's names P1..Pn). Damaged for an
-        imported game's record that is no longer one (it was one when it was imported)."""
-        gid = row["id"]
-        if row["state"] == "imported":
-            from doodlebox.rules.games import read_record
-
-            rows = self._read("SELECT CAST(record AS BLOB) FROM imported WHERE game=?", (gid,), f"imported row {gid}",
-                              gid)
-            if not rows:
-                raise StoreError(f"{self.path}: game {gid} is imported but its record is not stored", "other")
-            data = self._json(rows[0][0], f"imported row {gid}", gid)
-            if not isinstance(data, dict) or not isinstance(data.get("players"), list):
-                raise Damaged(self.path, f"imported row {gid}: {_short(data)} is not a record (a JSON object with "
-                                         "its players)", gid)
-            try:
-                read_record(data, f"imported row {gid}")
-            except InputError as exc:
-                raise Damaged(self.path, str(exc), gid) from None     # "imported row 3: rounds[2]...: ..."
-            return data
-        from doodlebox.console_record import to_record
-
-        return to_record(self._log(gid))
-
-    def outcome(self, gid: int, row: dict | None = None) -> Outcome:
-        """What the PC's replay of game `gid`'s record says (computed once per state of the game)."""
-        row = row or self._row(gid)
-        key = (gid, row["events"], row["state"])
-        known = self._outcomes.get(key)
-        if known is None:
-            try:
-                data = self._record(row)
-            except Damaged:
-                raise
-            except InputError as exc:      # a log that cannot make a record (yet)
-                known = Outcome(None, error=str(exc))
-            else:
-                known = outcome_of(data, f"game {gid}")
-            self._outcomes[key] = known
-        return known
 
     def names(self, gid: int, seats: int | None = None) -> list[str]:
         """The names of game `gid`'s seats, "P1".."Pn" where none is stored. The games a resumed
         game is made of share them. `seats`: how many (default: the game's players)."""
         if seats is None:
-            seats = self._row(gid)["players"] or 0
+            seats = self.game_row(gid)["players"] or 0
         stored: dict[int, str] = {}
         for game in [gid, *sorted(self._chain(gid) - {gid})]:
             rows = self._read("SELECT seat, name FROM players WHERE game=?", (game,),
@@ -355,7 +303,7 @@ class Store:
         than seats, an empty name or one longer than NAME_LENGTH, one not printable, or the
         same name twice; NoGame for a game that is not there."""
         gid = self.find(gid)
-        seats = self._row(gid)["players"] or 0
+        seats = self.game_row(gid)["players"] or 0
         clean = [n.strip() if isinstance(n, str) else n for n in names]
         if len(clean) > seats:
             raise BadNames(f"game {gid} has {seats} player(s): {len(clean)} names given")
@@ -451,10 +399,16 @@ class Store:
         top = chain[-1]
         return GameLog(top[0], top[1], top[2], top[3], events, tuple(parts) if len(parts) > 1 else (), top[6])
 
-    def game_events(self, uid: str, boot: int, g: int) -> list[tuple[int, dict]]:
-        """The events of game `g` of a console's boot, (seq, event) in order."""
-        rows = self._read(f"SELECT seq, {_EVENT} FROM events WHERE uid=? AND boot=? AND game=? ORDER BY seq",
-                          (uid, boot, g), f"the events of console {uid} boot {boot} game {g}")
+    def game_events(self, uid: str, boot: int, g: int, after: int = 0,
+                    upto: int | None = None) -> list[tuple[int, dict]]:
+        """The events of game `g` of a console's boot, (seq, event) in order: those numbered
+        above `after` and, with `upto`, not above it (live validation reads only what is new)."""
+        q = f"SELECT seq, {_EVENT} FROM events WHERE uid=? AND boot=? AND game=? AND seq>?"
+        args: tuple = (uid, boot, g, after)
+        if upto is not None:
+            q += " AND seq<=?"
+            args += (upto,)
+        rows = self._read(q + " ORDER BY seq", args, f"the events of console {uid} boot {boot} game {g}")
         return [(seq, self._event(*row)) for seq, *row in rows]
 
     def events(self, uid: str | None = None) -> list[tuple[str, int, int, dict]]:

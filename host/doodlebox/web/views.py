@@ -3,10 +3,10 @@ table, rounds, violations and sheets), the statistics and the game playing now. 
 writes HTML; every string in it may come from the database and is escaped by pages.py.
 
 One thread owns the database (an sqlite3 connection belongs to the thread that opened it, and
-the store keeps each game's outcome while its events are the same); the server's threads hand
-it their reads. The games are Store.games(), one game games_view.summary (what `doodlebox show`
-prints), the statistics stats.collect (what `doodlebox stats` prints). Sheets, and whose turn
-it is in the game being played, come from replaying the game's record (Store.record) through
+game_records keeps each game's outcome while its events are the same); the server's threads hand
+it their reads. The games are game_records.games(), one game games_view.summary (what `doodlebox
+show` prints), the statistics stats.collect (what `doodlebox stats` prints). Sheets, and whose turn
+it is in the game being played, come from replaying the game's record (game_records.record) through
 its rules engine (rules/games.py) outside that thread; replays, sheets and charts are cached
 while what they were made of is the same, so a page that polls costs a replay only when the
 game has moved on."""
@@ -30,7 +30,6 @@ from doodlebox.store import IMPORTED, Store, StoreError
 RECENT = 8           # events of the live game listed on the page
 SHOWN_AFTER_END = 600.0   # s: a game that ended is still the live one for this long (its final scores)
 CACHE = 32           # replays (with their sheets) kept
-DICE = ("city", "suzhou", "treasures", "shanghai", "monsters")
 
 T = TypeVar("T")
 
@@ -94,8 +93,10 @@ class Views:
 
     @staticmethod
     def _record(store: Store, gid: int) -> tuple[dict | None, str]:
+        from doodlebox import game_records
+
         try:
-            return store.record(gid), ""
+            return game_records.record(store, gid), ""
         except InputError as exc:     # a console's log that cannot make a record (yet)
             return None, str(exc)
 
@@ -127,10 +128,11 @@ class Views:
         """Every game, newest first: id, edition (its name), players (names), date, status,
         winners (names), totals (None when the PC cannot score it: `error` says why),
         violations, rank (a solo game's)."""
+        from doodlebox import game_records
         from doodlebox.games_view import state_text
 
         none: list[dict] = []
-        rows = self._read(lambda s: s.games(), none)
+        rows = self._read(game_records.games, none)
         return [_row(r, state_text(r)) for r in reversed(rows)]
 
     # -- one game -------------------------------------------------------------------------
@@ -189,7 +191,7 @@ class Views:
         from doodlebox import stats
 
         def read(store: Store) -> tuple[str, Any]:
-            rows = store.games(results=False)
+            rows = store.games()
             if not rows:
                 return "", None
             key = repr([(r["id"], r["events"], r["state"], r["names"]) for r in rows])
@@ -233,7 +235,7 @@ class Views:
         from doodlebox.live import describe
 
         def read(store: Store):
-            rows = [r for r in store.games(results=False) if r.get("uid") != IMPORTED]
+            rows = [r for r in store.games() if r.get("uid") != IMPORTED]
             row = rows[-1] if rows else None
             if row is None or not (row["state"] == "playing" or (
                     row["state"] == "ended" and time.time() - (row["ended"] or 0) < SHOWN_AFTER_END)):
@@ -263,7 +265,7 @@ class Views:
             if who == TERMINAL or row["state"] != "playing":
                 out["turn"] = "the game is over"
             elif who == CHANCE:
-                out["turn"] = "ROLL: the dice" if rp.game.edition in DICE else "the console deals"
+                out["turn"] = "ROLL: the dice" if rp.game.spec.dice else "the console deals"
             elif 0 <= who < len(names):
                 out["turn"] = names[who] if names[who] == f"P{who + 1}" else f"{names[who]} (P{who + 1})"
         return out

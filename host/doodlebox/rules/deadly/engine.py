@@ -29,12 +29,13 @@ from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck
 from doodlebox.rules.deadly.maps import BIT, OPPOSITE, SIDES, DungeonMap, sides_mask, sides_text
 from doodlebox.rules.deadly.sentences import sentence
-from doodlebox.rules.deadly.tallies import Counts
+from doodlebox.rules.deadly.spec import DEADLY
+from doodlebox.rules.deadly.tallies import DRAGON_TIMES, POINTS, Counts
 from doodlebox.rules.deadly.tallies import items as tally_items
 
-EDITION = "deadly"
+EDITION = DEADLY.edition
 REVEAL, DRAW, OVER = "reveal", "draw", "over"
-PLAYERS = (1, 4)   # "4 double-sided dungeon map boards"
+PLAYERS = DEADLY.players   # spec.py: "4 double-sided dungeon map boards"
 _SIDE_BITS = tuple(BIT[s] for s in SIDES)
 _ENDS = tuple(sides_text(m) for m in range(16))
 
@@ -107,7 +108,7 @@ class Game(api.Game):
 
     def __init__(self, dmap: DungeonMap, deck: Deck | None = None, players: int = 1, tallies: bool = False):
         if not PLAYERS[0] <= players <= PLAYERS[1]:
-            raise GameConfigError(f"{players} players: Deadly Doodles is for 1 to 4 (four map boards)")
+            raise GameConfigError(f"{players} players: {DEADLY.players_text()} (four map boards)")
         self.map = dmap
         self.deck = deck or decks.load()
         self.players = players
@@ -559,7 +560,9 @@ def _rooms(dmap: DungeonMap, rooms: Iterable[int]) -> str:
 
 
 def score(state: State) -> Result:
-    """Every map's score, items 1 to 7 as printed, as if the game ended now."""
+    """Every map's score, items 1 to 7 as printed (their weights: tallies.POINTS), as if the
+    game ended now."""
+    P = POINTS
     g = state.game
     m = g.map
     hits, erased = trap_hits(state)
@@ -573,27 +576,28 @@ def score(state: State) -> Result:
         entered = [i for i, e in enumerate(b.paths) if e]
         ss.loot = [i for i in entered if m.contents[i] == "loot"]
         ss.dragon = bool(b.paths[m.dragon])
-        loot = 2 * len(ss.loot) * (2 if ss.dragon else 1)
+        loot = P["loot"] * len(ss.loot) * (DRAGON_TIMES if ss.dragon else 1)
         why = (f", doubled: the Dragon ({m.room_name(m.dragon)}) was entered" if ss.dragon
                else f" (not doubled: the Dragon's room {m.room_name(m.dragon)} was not entered)")
-        ss.add(f"1. Loot: {len(ss.loot)} entered{_list(m, ss.loot)} x 2{why}", loot)
+        ss.add(f"1. Loot: {len(ss.loot)} entered{_list(m, ss.loot)} x {P['loot']}{why}", loot)
         ss.weapons = sorted(k for k, i in m.weapons.items() if b.paths[i])
-        ss.add(f"2. Weapons: {len(ss.weapons)} entered{_pairs(m, m.weapons, ss.weapons)}", len(ss.weapons))
+        ss.add(f"2. Weapons: {len(ss.weapons)} entered{_pairs(m, m.weapons, ss.weapons)}",
+               P["weapons"] * len(ss.weapons))
         monsters = sorted(k for k, i in m.monsters.items() if b.paths[i])
         ss.killed = [k for k in monsters if k in ss.weapons]
         ss.mauled = [k for k in monsters if k not in ss.weapons]
-        ss.add(f"3. Monsters with their Weapon: {len(ss.killed)}{_pairs(m, m.monsters, ss.killed)} x 4",
-               4 * len(ss.killed))
-        ss.add(f"4. Monsters without their Weapon: {len(ss.mauled)}{_pairs(m, m.monsters, ss.mauled)} x -2",
-               -2 * len(ss.mauled))
+        ss.add(f"3. Monsters with their Weapon: {len(ss.killed)}{_pairs(m, m.monsters, ss.killed)} x {P['matched']}",
+               P["matched"] * len(ss.killed))
+        ss.add(f"4. Monsters without their Weapon: {len(ss.mauled)}{_pairs(m, m.monsters, ss.mauled)} "
+               f"x {P['unmatched']}", P["unmatched"] * len(ss.mauled))
         linked = sum(bin(b.paths[i] & m.entries[i]).count("1") for i in range(m.size))
         total = m.entryway_count()
         ss.free_entryways = total - linked
-        ss.add(f"5. Entryways not linked: {ss.free_entryways} of {total}", ss.free_entryways)
+        ss.add(f"5. Entryways not linked: {ss.free_entryways} of {total}", P["entryways"] * ss.free_entryways)
         ss.unused = len(b.unused)
-        ss.add(f"6. Unused path segments: {ss.unused} x -2", -2 * ss.unused)
+        ss.add(f"6. Unused path segments: {ss.unused} x {P['unused']}", P["unused"] * ss.unused)
         ss.hits = [h for h in hits if h.victim == p]
-        ss.add(f"7. Traps that hit you: {len(ss.hits)} x -3{_hits(m, ss.hits)}", -3 * len(ss.hits))
+        ss.add(f"7. Traps that hit you: {len(ss.hits)} x {P['hits']}{_hits(m, ss.hits)}", P["hits"] * len(ss.hits))
         sheets.append(ss)
     winners: list[int] = []
     if not g.solo:

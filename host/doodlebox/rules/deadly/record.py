@@ -10,19 +10,21 @@ is still checked.
 A record may carry "tallies" (ruling D14): its drawings are then the Traps only, and each
 player's score is their counts, checked as far as the map, the cards and the Traps allow. The
 last round may name the players still drawing in it ("unfinished": a game in progress).
+Stream replays a record that grows as its game is played (live validation), with the same code.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from doodlebox.rules.common import FORMAT, KnownFields, Reader, RecordError, Replay, Violation, load_json
+from doodlebox.rules.common import FORMAT, KnownFields, Reader, RecordError, Replay, StreamError, Violation, load_json
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import maps
 from doodlebox.rules.deadly.deck import DRAW2, ROUNDS, TRAP, Deck, kind_key
 from doodlebox.rules.deadly.engine import DONE, Action, Game, IllegalAction, Place, Reveal, State, Trap, refused
 from doodlebox.rules.deadly.maps import BIT, DungeonMap
 from doodlebox.rules.deadly.sentences import sentence
+from doodlebox.rules.deadly.spec import DEADLY
 from doodlebox.rules.deadly.tallies import FIELDS as TALLY_FIELDS
 from doodlebox.rules.deadly.tallies import Counts, problems
 
@@ -96,8 +98,8 @@ def parse(data: Any, source: str = "record") -> Record:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise bad("players", "is not a list of names")
-    if not 1 <= len(players) <= 4:
-        raise bad("players", f"{len(players)} players: Deadly Doodles is for 1 to 4")
+    if not DEADLY.players[0] <= len(players) <= DEADLY.players[1]:
+        raise bad("players", f"{len(players)} players: {DEADLY.players_text()}")
     spec = data.get("map", "a")
     try:
         if isinstance(spec, dict):
@@ -127,17 +129,7 @@ def parse(data: Any, source: str = "record") -> Record:
     rounds = []
     for r, rd in enumerate(rounds_data):
         w = f"rounds[{r}]"
-        if not isinstance(rd, dict):
-            raise bad(w, "is not an object")
-        reader.refuse_unknown(rd, FIELDS["rounds[]"], w)
-        if "revealed" in rd:
-            revealed = _revealed(rd["revealed"], w + ".revealed", deck, solo, left, seen, bad)
-            if dealt is not None and revealed != dealt[r]:
-                raise bad(w + ".revealed", f"{revealed} is not what seed {seed} deals in round {r + 1} ({dealt[r]})")
-        elif dealt is not None:
-            revealed = _revealed(dealt[r], w + ".revealed", deck, solo, left, seen, bad)
-        else:
-            raise bad(w + ".revealed", "missing (or give the deal's \"seed\")")
+        revealed = _round_revealed(rd, r, w, deck, solo, left, seen, dealt, seed, reader)
         drawings = rd.get("drawings")
         if not isinstance(drawings, list) or len(drawings) != len(players):
             raise bad(w + ".drawings", f"is not a list of {len(players)} lists of drawings, one per player")
@@ -146,12 +138,34 @@ def parse(data: Any, source: str = "record") -> Record:
                 for p, d in enumerate(drawings)]
         if tallies is not None:
             for a in (a for pa in acts for a in pa):
-                if a.kind != "trap":
-                    raise bad(a.place, "a path segment in a record with \"tallies\": its drawings are the "
-                                       "Traps only, the segments were drawn on paper (ruling D14)")
+                _trap_only(a, reader)
         unfinished = _unfinished(rd, w, len(players), r == len(rounds_data) - 1, reader)
         rounds.append(Round(w, revealed, acts, unfinished))
     return Record(source, list(players), dmap, deck, seed, rounds, tallies=tallies)
+
+
+def _round_revealed(rd: Any, r: int, w: str, deck: Deck, solo: bool, left: list[int], seen: dict[int, str],
+                    dealt: list[list[int]] | None, seed: int | None, reader: Reader) -> list[int]:
+    """Round `r`'s cards (at `w`), the deck's cards left and seen so far taken from."""
+    bad = reader.bad
+    if not isinstance(rd, dict):
+        raise bad(w, "is not an object")
+    reader.refuse_unknown(rd, FIELDS["rounds[]"], w)
+    if "revealed" in rd:
+        revealed = _revealed(rd["revealed"], w + ".revealed", deck, solo, left, seen, bad)
+        if dealt is not None and revealed != dealt[r]:
+            raise bad(w + ".revealed", f"{revealed} is not what seed {seed} deals in round {r + 1} ({dealt[r]})")
+        return revealed
+    if dealt is not None:
+        return _revealed(dealt[r], w + ".revealed", deck, solo, left, seen, bad)
+    raise bad(w + ".revealed", "missing (or give the deal's \"seed\")")
+
+
+def _trap_only(act: Act, reader: Reader) -> None:
+    """A record with tallies has only Traps among its drawings (ruling D14)."""
+    if act.kind != "trap":
+        raise reader.bad(act.place, "a path segment in a record with \"tallies\": its drawings are the "
+                                    "Traps only, the segments were drawn on paper (ruling D14)")
 
 
 def _tallies(v: Any, players: int, reader: Reader) -> list[Counts | None]:
@@ -299,38 +313,156 @@ def replay(rec: Record) -> Replay:
     state = rec.game().new_state()
     violations: list[Violation] = []
     for rn, rd in enumerate(rec.rounds, start=1):
-        if state.is_terminal():
-            violations.append(Violation(rn, -1, 0, rd.place, "round", "rounds",
-                                        f"the game ended after round {ROUNDS}; round {rn} should not have been played",
-                                        sentence("rounds")))
+        if not _begin(state, rd, rn, violations):
             break
-        for c in rd.revealed:
-            state.apply(Reveal(c))     # parse() let through only deals a deck can give
-        for p, acts in enumerate(rd.drawings):
-            for t, act in enumerate(acts, start=1):
-                try:
-                    a = _action(state, p, act)
-                    state.apply(a, p)
-                except IllegalAction as exc:
-                    violations.append(Violation(rn, p, t, act.place, act.text(), exc.rule, exc.reason,
-                                                exc.sentence, exc.legal))
-            if p in rd.unfinished:
-                continue                  # still drawing: the round is not over for them
-            try:
-                state.apply(DONE, p)
-            except IllegalAction as exc:
-                violations.append(Violation(rn, p, len(acts) + 1, f"{rd.place}.drawings[{p}]", "end of round",
-                                            exc.rule, exc.reason, exc.sentence, exc.legal))
-                state.force_done(p)
-    for p, counts in enumerate(rec.tallies or []):
+        for step in _steps(rd):
+            _step(state, rd, rn, step, violations)
+    _tally(state, rec.tallies, violations)
+    return Replay(rec, state, violations, state.is_terminal())
+
+
+def _begin(state: State, rd: Round, rn: int, violations: list[Violation]) -> bool:
+    """Round `rn`'s cards revealed; False, and a violation, when the game was already over."""
+    if state.is_terminal():
+        violations.append(Violation(rn, -1, 0, rd.place, "round", "rounds",
+                                    f"the game ended after round {ROUNDS}; round {rn} should not have been played",
+                                    sentence("rounds")))
+        return False
+    for c in rd.revealed:
+        state.apply(Reveal(c))     # parse() let through only deals a deck can give
+    return True
+
+
+def _steps(rd: Round) -> list[tuple[int, int]]:
+    """A round's drawings in the order they are played: (player, index) for each player's
+    drawings in order, then (player, -1), the end of their round, unless they are still drawing."""
+    out: list[tuple[int, int]] = []
+    for p, acts in enumerate(rd.drawings):
+        out.extend((p, t) for t in range(len(acts)))
+        if p not in rd.unfinished:
+            out.append((p, -1))
+    return out
+
+
+def _step(state: State, rd: Round, rn: int, step: tuple[int, int], violations: list[Violation]) -> None:
+    """One of _steps(rd) played; an illegal one is a violation (a drawing skipped; a round that
+    may not end yet ended all the same)."""
+    p, t = step
+    if t >= 0:
+        act = rd.drawings[p][t]
+        try:
+            a = _action(state, p, act)
+            state.apply(a, p)
+        except IllegalAction as exc:
+            violations.append(Violation(rn, p, t + 1, act.place, act.text(), exc.rule, exc.reason,
+                                        exc.sentence, exc.legal))
+        return
+    try:
+        state.apply(DONE, p)
+    except IllegalAction as exc:
+        violations.append(Violation(rn, p, len(rd.drawings[p]) + 1, f"{rd.place}.drawings[{p}]", "end of round",
+                                    exc.rule, exc.reason, exc.sentence, exc.legal))
+        state.force_done(p)
+
+
+def _tally(state: State, tallies: list[Counts | None] | None, violations: list[Violation]) -> None:
+    """Each player's counts, checked against the drawings (a violation per count impossible)
+    and scored as given, also when a count is impossible (ruling D14)."""
+    for p, counts in enumerate(tallies or []):
         if counts is None:
             continue
         for name, reason, legal in problems(state, p, counts):
             violations.append(Violation(state.round, p, 0, f"tallies[{p}]" + (f".{name}" if name else ""),
                                         f"the counts ({counts.text()})", "tally", reason, sentence("tally"),
                                         [legal]))
-        state.set_counts(p, counts)       # scored as given, also when a count is impossible (ruling D14)
-    return Replay(rec, state, violations, state.is_terminal())
+        state.set_counts(p, counts)
+
+
+class Stream:
+    """A record that grows as its game is played (live validation: livegame.py makes the
+    console's events a record as they come), replayed as it grows. update(data) parses only
+    what was added since the last update (rounds, drawings at the end of a player's list, a
+    player's round ended, the counts) and plays it on the state kept: the drawings and ends of
+    rounds that follow those played, in replay()'s order, one at a time; a round whose order
+    changed (a player before the last one played added to) again from its start. The code is
+    replay(parse(data))'s (_round_revealed, _act, _begin, _steps, _step, _tally), so the two
+    cannot disagree. A record changed in any other way is a StreamError: replay it whole, and
+    start a new Stream if it is to grow again."""
+
+    def __init__(self, data: dict, source: str = "record"):
+        if data.get("seed") is not None:
+            raise StreamError(f"{source}: a record with a seed deals its rounds: replay it whole")
+        self.source = source
+        self.reader = Reader(source)
+        self.rec = rec = parse(dict(data, rounds=[]), source)
+        self.left = rec.deck.cards(len(rec.players) == 1)      # face down (parse()'s, round by round)
+        self.seen: dict[int, str] = {}
+        self.state = rec.game().new_state()
+        self.violations: list[Violation] = []
+        self.base, self.base_violations = self.state, self.violations   # at the last round's start
+        self.steps: list[tuple[int, int]] = []                            # of it, played
+        self.over = False
+
+    def update(self, data: dict) -> Replay:
+        """The replay of the record `data` now is: the last one's and what was added since. The
+        Replay shares this stream's state and violations (unless counts are scored: a copy):
+        read them, do not change them."""
+        rec, reader = self.rec, self.reader
+        rounds = data.get("rounds")
+        if not isinstance(rounds, list) or len(rounds) < len(rec.rounds):
+            raise StreamError(f"{self.source}: the record did not grow (its rounds)")
+        if (data.get("tallies") is None) != (rec.tallies is None) or data.get("seed") is not None:
+            raise StreamError(f"{self.source}: the record is not the one begun")
+        taken = len(rec.rounds)
+        if taken:
+            self._grow(taken - 1, rounds[taken - 1], taken == len(rounds))
+        for r in range(taken, len(rounds)):
+            w = f"rounds[{r}]"
+            revealed = _round_revealed(rounds[r], r, w, rec.deck, len(rec.players) == 1, self.left, self.seen,
+                                       None, None, reader)
+            rd = Round(w, revealed, [[] for _ in rec.players])
+            rec.rounds.append(rd)
+            if not self.over:
+                if _begin(self.state, rd, r + 1, self.violations):
+                    self.base, self.base_violations, self.steps = self.state.clone(), list(self.violations), []
+                else:
+                    self.over = True
+            self._grow(r, rounds[r], r == len(rounds) - 1)
+        state, violations = self.state, self.violations
+        if rec.tallies is not None:
+            rec.tallies = _tallies(data["tallies"], len(rec.players), reader)
+            if any(c is not None for c in rec.tallies):
+                state, violations = state.clone(), list(violations)
+                _tally(state, rec.tallies, violations)
+        return Replay(rec, state, violations, state.is_terminal())
+
+    def _grow(self, r: int, data: Any, last: bool) -> None:
+        """Round `r` as `data` now has it: its new drawings read, who is still drawing, and what
+        follows what was played of it played (or the round again from its start)."""
+        rec, reader, rd = self.rec, self.reader, self.rec.rounds[r]
+        drawings = data.get("drawings")
+        if not isinstance(drawings, list) or len(drawings) != len(rec.players):
+            raise reader.bad(rd.place + ".drawings", f"is not a list of {len(rec.players)} lists of drawings, "
+                                                     "one per player")
+        for p, d in enumerate(drawings):
+            listed, have = _list(d, f"{rd.place}.drawings[{p}]", reader.bad), rd.drawings[p]
+            if len(listed) < len(have):
+                raise StreamError(f"{self.source}: {rd.place}.drawings[{p}]: drawings taken back")
+            for t in range(len(have), len(listed)):
+                act = _act(listed[t], f"{rd.place}.drawings[{p}][{t}]", rec.map, rec.deck, reader)
+                if rec.tallies is not None:
+                    _trap_only(act, reader)
+                have.append(act)
+        rd.unfinished = _unfinished(data, rd.place, len(rec.players), last, reader)
+        if self.over:
+            return
+        steps = _steps(rd)
+        todo = steps[len(self.steps):]
+        if steps[:len(self.steps)] != self.steps:
+            self.state, self.violations, todo = self.base.clone(), list(self.base_violations), steps
+        for step in todo:
+            _step(self.state, rd, r + 1, step, self.violations)
+        self.steps = steps
 
 
 def from_state(state: State, players: list[str] | None = None) -> dict:

@@ -13,6 +13,13 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 FIELDS = ("loot", "dragon", "weapons", "matched", "unmatched", "entryways", "unused", "hits")
+# What one of each count is worth in the scoring section as printed: Loot 2 (doubled once the
+# Dragon's room is entered: DRAGON_TIMES), a Weapon 1, a Monster 4 with its Weapon and -2
+# without, an entryway not linked 1, an unused path segment -2, a Trap that hits you -3. The
+# engine's score, the tallies' and the console's (generated into firmware/doodle/deadly.py by
+# `make firmware-data`) are written with these.
+POINTS = {"loot": 2, "weapons": 1, "matched": 4, "unmatched": -2, "entryways": 1, "unused": -2, "hits": -3}
+DRAGON_TIMES = 2
 LABELS = {"loot": "Loot rooms entered", "dragon": "the Dragon's room entered (0 or 1)",
           "weapons": "Weapon rooms entered", "matched": "Monsters matched with a Weapon",
           "unmatched": "Monsters not matched", "entryways": "entryways not linked",
@@ -49,15 +56,16 @@ class Counts:
 
 def items(c: Counts) -> list[tuple[str, int]]:
     """The seven items of the scoring section, as printed, from the counts."""
-    loot = 2 * c.loot * (2 if c.dragon else 1)
+    P = POINTS
+    loot = P["loot"] * c.loot * (DRAGON_TIMES if c.dragon else 1)
     why = ", doubled: the Dragon was entered" if c.dragon else " (not doubled: the Dragon was not entered)"
-    return [(f"1. Loot: {c.loot} entered x 2{why}", loot),
-            (f"2. Weapons: {c.weapons} entered", c.weapons),
-            (f"3. Monsters with their Weapon: {c.matched} x 4", 4 * c.matched),
-            (f"4. Monsters without their Weapon: {c.unmatched} x -2", -2 * c.unmatched),
-            (f"5. Entryways not linked: {c.entryways}", c.entryways),
-            (f"6. Unused path segments: {c.unused} x -2", -2 * c.unused),
-            (f"7. Traps that hit you: {c.hits} x -3", -3 * c.hits)]
+    return [(f"1. Loot: {c.loot} entered x {P['loot']}{why}", loot),
+            (f"2. Weapons: {c.weapons} entered", P["weapons"] * c.weapons),
+            (f"3. Monsters with their Weapon: {c.matched} x {P['matched']}", P["matched"] * c.matched),
+            (f"4. Monsters without their Weapon: {c.unmatched} x {P['unmatched']}", P["unmatched"] * c.unmatched),
+            (f"5. Entryways not linked: {c.entryways}", P["entryways"] * c.entryways),
+            (f"6. Unused path segments: {c.unused} x {P['unused']}", P["unused"] * c.unused),
+            (f"7. Traps that hit you: {c.hits} x {P['hits']}", P["hits"] * c.hits)]
 
 
 def total(c: Counts) -> int:

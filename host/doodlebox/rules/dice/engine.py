@@ -23,6 +23,7 @@ from doodlebox.rules.dice.sentences import sentence
 from doodlebox.rules.dice.sheet import Pending as Pending
 from doodlebox.rules.dice.sheet import Scored as Scored
 from doodlebox.rules.dice.sheet import Sheet as Sheet
+from doodlebox.rules.dice.spec import CONTROL, MOST_PLAYERS
 
 # (the actions and a sheet's parts live in actions.py and sheet.py; imported "as" themselves, they
 # are the engine's names too: engine.Action, engine.circle, engine.Pending)
@@ -40,10 +41,10 @@ class Game(api.Game):
     """The rules of one edition (a layout) for a number of players and a variant."""
 
     def __init__(self, layout: Layout, players: int, variant: str = ""):
-        if not 1 <= players <= 5:
-            raise GameConfigError(f"{players} players: the dice editions are for 1 to 5")
-        if variant not in ("", "control"):
-            raise GameConfigError(f"unknown variant {variant!r} (known: '' and 'control')")
+        if not 1 <= players <= MOST_PLAYERS:
+            raise GameConfigError(f"{players} players: the dice editions are for 1 to {MOST_PLAYERS}")
+        if variant not in CONTROL.values:
+            raise GameConfigError(f"unknown variant {variant!r} ({CONTROL.known()})")
         if players == 1 and not layout.solo:
             raise GameConfigError(f"{layout.name} has no solo game (ruling R16)")
         if variant == "control" and not layout.jokers:

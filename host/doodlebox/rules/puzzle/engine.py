@@ -28,14 +28,15 @@ from doodlebox.rules.api import CHANCE, TERMINAL, GameConfigError, IllegalAction
 from doodlebox.rules.common import History
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.sentences import VERDICTS, sentence
+from doodlebox.rules.puzzle.spec import PUZZLE, SUBJECTS, VARIANT
 
-EDITION = "puzzle"
+EDITION = PUZZLE.edition
 ROUNDS = 5
 SLOTS = R.SLOTS
 NUMBERS = 12
-SUBJECT_SETS = {"beginner": 6, "standard": 16}
-VARIANTS = ("behave", "showdown")
-VARIANT_NAMES = {"": "base game", "behave": "Baddy, Please Behave", "showdown": "Guessy vs. Baddy Showdown!!"}
+SUBJECT_SETS = {"beginner": 6, "standard": 16}     # the cards of each set of spec.SUBJECTS
+VARIANTS = PUZZLE.variants                          # spec.py: ("behave", "showdown")
+VARIANT_NAMES = {c.value: c.name for c in VARIANT.choices}
 MINUTE_MS = 60_000
 TOLERANCE_MS = 1_000        # ruling P3
 CHECK_POINTS = 2
@@ -151,28 +152,22 @@ def refused(reason: str, rule: str, legal: list[str] | None = None) -> IllegalAc
 
 def parse_variant(variant) -> tuple[str, ...]:
     """'' / 'behave' / 'showdown' / 'behave+showdown' (or a list of names) -> names; GameConfigError if unknown."""
-    if isinstance(variant, str):
-        names = [v.strip() for v in variant.split("+") if v.strip()]
-    else:
-        names = list(variant)
-    for v in names:
-        if v not in VARIANTS:
-            raise GameConfigError(f"{v!r} is not a variant (known: {', '.join(VARIANTS)})")
-    return tuple(dict.fromkeys(names))
+    return VARIANT.parse(variant, PUZZLE.name)
 
 
 class Game(api.Game):
     """Doodle Puzzle for a number of players, a variant and a subject set.
 
-    strict (the default) refuses the combinations the rulebook forbids (Behave with 8 players,
-    Behave with Showdown) with GameConfigError; records are read with strict=False, and the
-    problems are in `problems` as (rule, reason), reported as violations. Such a game is
-    played as Behave (no Baddy, so no challenge either; ruling P9).
+    strict (the default) refuses the combinations the rulebook forbids (spec.py's limits: Behave
+    with too many players, Behave with Showdown) with GameConfigError; records are read with
+    strict=False, and the problems are in `problems` as (rule, reason), reported as violations.
+    Such a game is played as Behave (no Baddy, so no challenge either; ruling P9).
     """
 
-    def __init__(self, players: int, variant="", subjects: str = "standard", strict: bool = True):
-        if not 3 <= players <= 8:
-            raise GameConfigError(f"{players} players: Doodle Puzzle is for 3 to 8")
+    def __init__(self, players: int, variant="", subjects: str = SUBJECTS.default, strict: bool = True):
+        low, high = PUZZLE.players
+        if not low <= players <= high:
+            raise GameConfigError(f"{players} players: {PUZZLE.players_text()}")
         if subjects not in SUBJECT_SETS:
             raise GameConfigError(f"{subjects!r} is not a subject set (beginner: 6 cards, standard: 16 cards)")
         self.variants = parse_variant(variant)
@@ -182,13 +177,8 @@ class Game(api.Game):
         self.cards = SUBJECT_SETS[subjects]
         self.behave = "behave" in self.variants
         self.showdown = "showdown" in self.variants and not self.behave
-        self.problems: list[tuple[str, str]] = []
-        if self.behave and players == 8:
-            self.problems.append(("behave_8", "Baddy, Please Behave cannot be played with 8 players "
-                                              "(7 Drawys would need a 7th Drawy card; the box has 6)"))
-        if self.behave and "showdown" in self.variants:
-            self.problems.append(("behave_showdown", "Baddy, Please Behave cannot be combined with Guessy vs. "
-                                                     "Baddy Showdown!! (there is no Baddy to challenge)"))
+        self.problems: list[tuple[str, str]] = PUZZLE.problems(players, {"variant": self.variants,
+                                                                         "subjects": subjects})
         if strict and self.problems:
             raise GameConfigError(self.problems[0][1])
         self.role_cards = R.role_cards(players, self.behave)

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from doodlebox.rules.common import FORMAT, KnownFields, Reader, Replay, Violation, load_json
+from doodlebox.rules.common import FORMAT, KnownFields, Reader, Replay, StreamError, Violation, load_json
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
 from doodlebox.rules.puzzle.sentences import sentence
+from doodlebox.rules.puzzle.spec import PUZZLE, VARIANT
 
 # Every field each object of a Doodle Puzzle record may have (docs/records.md, "Every field"); any
 # other is refused. "rounds[].baddy" is Baddy's Mischief written as an object (a list has none).
@@ -49,7 +50,7 @@ class Round:
 class Record:
     source: str
     edition: str
-    variant: str                  # as normalised: "", "behave", "showdown", "behave+showdown"
+    variant: str                  # as normalised (spec.VARIANT): "", "behave", "showdown", "behave+showdown"
     subjects: str
     players: list[str]
     rounds: list[Round]
@@ -68,11 +69,6 @@ def parse(data: Any, source: str = "record") -> Record:
     reader = Reader(source)
     bad = reader.bad
 
-    whole = reader.whole
-
-    def maybe(v: Any, where: str) -> int | None:
-        return None if v is None else whole(v, where)
-
     if not isinstance(data, dict):
         raise bad("record", "is not a JSON object")
     if data.get("format") != FORMAT:
@@ -82,7 +78,7 @@ def parse(data: Any, source: str = "record") -> Record:
         raise bad("edition", f"{data.get('edition')!r} is not {E.EDITION!r}")
     variant = data.get("variant", "")
     if not (isinstance(variant, str) or (isinstance(variant, list) and all(isinstance(v, str) for v in variant))):
-        raise bad("variant", f"{variant!r} is not a variant name ('', 'behave', 'showdown')")
+        raise bad("variant", f"{variant!r} is not a variant name ({VARIANT.known()})")
     try:
         variant = "+".join(E.parse_variant(variant))
     except ValueError as exc:
@@ -94,8 +90,20 @@ def parse(data: Any, source: str = "record") -> Record:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise bad("players", "is not a list of names")
     n = len(players)
-    if not 3 <= n <= 8:
-        raise bad("players", f"{n} players: Doodle Puzzle is for 3 to 8")
+    if not PUZZLE.players[0] <= n <= PUZZLE.players[1]:
+        raise bad("players", f"{n} players: {PUZZLE.players_text()}")
+
+    rounds = [_read_round(reader, w, rd, list(players)) for w, rd in reader.objects(data.get("rounds", []), "rounds")]
+    return Record(source, E.EDITION, variant, subjects, list(players), rounds)
+
+
+def _read_round(reader: Reader, w: str, rd: dict, players: list[str]) -> Round:
+    """One round of a record (at `w`, "rounds[2]"): parse(), and Stream for a record that grows."""
+    bad, whole, objects = reader.bad, reader.whole, reader.objects
+    n = len(players)
+
+    def maybe(v: Any, where: str) -> int | None:
+        return None if v is None else whole(v, where)
 
     def who(v: Any, where: str) -> int:
         if isinstance(v, str):
@@ -108,68 +116,63 @@ def parse(data: Any, source: str = "record") -> Record:
             raise bad(where, f"player {v} is not in the game (0 to {n - 1}, in the order of \"players\")")
         return v
 
-    objects = reader.objects
-
-    rounds: list[Round] = []
-    for w, rd in objects(data.get("rounds", []), "rounds"):
-        reader.refuse_unknown(rd, FIELDS["rounds[]"], w)
-        roles = rd.get("roles")
-        if not isinstance(roles, list):
-            raise bad(w + ".roles", "missing, or not a list of roles (one per player)")
-        if len(roles) != n:
-            raise bad(w + ".roles", f"{len(roles)} roles for {n} players")
-        for i, r in enumerate(roles):
-            if r not in R.ROLES:
-                raise bad(f"{w}.roles[{i}]", f"{r!r} is not a role ({', '.join(R.ROLES)})")
-        rejected = []
-        for rw, sub in objects(rd.get("rejected", []), w + ".rejected"):
-            reader.refuse_unknown(sub, FIELDS["rounds[].rejected[]"], rw)
-            rejected.append((whole(sub.get("number"), rw + ".number"), whole(sub.get("card"), rw + ".card"), rw))
-        timer = rd.get("timer")
-        if timer is not None:
-            if isinstance(timer, dict):
-                reader.refuse_unknown(timer, TIMER_KEYS, w + ".timer")
-            if not isinstance(timer, dict) or not {"start_ms", "end_ms"} <= set(timer):
-                raise bad(w + ".timer", "is not {\"start_ms\": ms, \"end_ms\": ms} (and \"paused_ms\": ms, if it "
-                                        "was paused)")
-            timer = tuple(whole(timer[k], f"{w}.timer.{k}") for k in TIMER_KEYS if k in timer)
-            if len(timer) > 2 and timer[2] < 0:
-                raise bad(w + ".timer.paused_ms", f"{timer[2]} is not a time (0 ms or more)")
-        placements = None
-        if rd.get("placements") is not None:
-            pl = rd["placements"]
-            if not isinstance(pl, list):
-                raise bad(w + ".placements", "is not a list of [player, slot]")
-            placements = []
-            for i, item in enumerate(pl):
-                pw = f"{w}.placements[{i}]"
-                if not isinstance(item, list) or len(item) != 2:
-                    raise bad(pw, f"{item!r} is not [player, slot]")
-                placements.append((who(item[0], pw + "[0]"), whole(item[1], pw + "[1]"), pw))
-        baddy = None
-        bd = rd.get("baddy")
-        if isinstance(bd, dict):
-            baddy = []
-            reader.refuse_unknown(bd, FIELDS["rounds[].baddy"], w + ".baddy")
-            for k, v in bd.items():  # in the order written: the order Baddy acted
-                if v is not None:
-                    baddy.append((k, whole(v, f"{w}.baddy.{k}"), f"{w}.baddy.{k}"))
-        elif isinstance(bd, list):
-            baddy = []
-            for i, item in enumerate(bd):
-                bw = f"{w}.baddy[{i}]"
-                if not isinstance(item, list) or len(item) != 2 or item[0] not in ("erase", "draw"):
-                    raise bad(bw, f"{item!r} is not [\"erase\" or \"draw\", board]")
-                baddy.append((item[0], whole(item[1], bw + "[1]"), bw))
-        elif bd is not None:
-            raise bad(w + ".baddy", f"{bd!r} is not {{\"erase\": board, \"draw\": board}} or a list of actions")
-        g = rd.get("guess")
-        if g not in (None, "right", "wrong"):
-            raise bad(w + ".guess", f"{g!r} is not \"right\" or \"wrong\"")
-        rounds.append(Round(w, tuple(roles), rejected, maybe(rd.get("number"), w + ".number"),
-                            maybe(rd.get("card"), w + ".card"), timer, placements, baddy,
-                            None if g is None else g == "right", maybe(rd.get("challenge"), w + ".challenge")))
-    return Record(source, E.EDITION, variant, subjects, list(players), rounds)
+    reader.refuse_unknown(rd, FIELDS["rounds[]"], w)
+    roles = rd.get("roles")
+    if not isinstance(roles, list):
+        raise bad(w + ".roles", "missing, or not a list of roles (one per player)")
+    if len(roles) != n:
+        raise bad(w + ".roles", f"{len(roles)} roles for {n} players")
+    for i, r in enumerate(roles):
+        if r not in R.ROLES:
+            raise bad(f"{w}.roles[{i}]", f"{r!r} is not a role ({', '.join(R.ROLES)})")
+    rejected = []
+    for rw, sub in objects(rd.get("rejected", []), w + ".rejected"):
+        reader.refuse_unknown(sub, FIELDS["rounds[].rejected[]"], rw)
+        rejected.append((whole(sub.get("number"), rw + ".number"), whole(sub.get("card"), rw + ".card"), rw))
+    timer = rd.get("timer")
+    if timer is not None:
+        if isinstance(timer, dict):
+            reader.refuse_unknown(timer, TIMER_KEYS, w + ".timer")
+        if not isinstance(timer, dict) or not {"start_ms", "end_ms"} <= set(timer):
+            raise bad(w + ".timer", "is not {\"start_ms\": ms, \"end_ms\": ms} (and \"paused_ms\": ms, if it "
+                                    "was paused)")
+        timer = tuple(whole(timer[k], f"{w}.timer.{k}") for k in TIMER_KEYS if k in timer)
+        if len(timer) > 2 and timer[2] < 0:
+            raise bad(w + ".timer.paused_ms", f"{timer[2]} is not a time (0 ms or more)")
+    placements = None
+    if rd.get("placements") is not None:
+        pl = rd["placements"]
+        if not isinstance(pl, list):
+            raise bad(w + ".placements", "is not a list of [player, slot]")
+        placements = []
+        for i, item in enumerate(pl):
+            pw = f"{w}.placements[{i}]"
+            if not isinstance(item, list) or len(item) != 2:
+                raise bad(pw, f"{item!r} is not [player, slot]")
+            placements.append((who(item[0], pw + "[0]"), whole(item[1], pw + "[1]"), pw))
+    baddy = None
+    bd = rd.get("baddy")
+    if isinstance(bd, dict):
+        baddy = []
+        reader.refuse_unknown(bd, FIELDS["rounds[].baddy"], w + ".baddy")
+        for k, v in bd.items():  # in the order written: the order Baddy acted
+            if v is not None:
+                baddy.append((k, whole(v, f"{w}.baddy.{k}"), f"{w}.baddy.{k}"))
+    elif isinstance(bd, list):
+        baddy = []
+        for i, item in enumerate(bd):
+            bw = f"{w}.baddy[{i}]"
+            if not isinstance(item, list) or len(item) != 2 or item[0] not in ("erase", "draw"):
+                raise bad(bw, f"{item!r} is not [\"erase\" or \"draw\", board]")
+            baddy.append((item[0], whole(item[1], bw + "[1]"), bw))
+    elif bd is not None:
+        raise bad(w + ".baddy", f"{bd!r} is not {{\"erase\": board, \"draw\": board}} or a list of actions")
+    g = rd.get("guess")
+    if g not in (None, "right", "wrong"):
+        raise bad(w + ".guess", f"{g!r} is not \"right\" or \"wrong\"")
+    return Round(w, tuple(roles), rejected, maybe(rd.get("number"), w + ".number"),
+                 maybe(rd.get("card"), w + ".card"), timer, placements, baddy,
+                 None if g is None else g == "right", maybe(rd.get("challenge"), w + ".challenge"))
 
 
 # -- replaying ---------------------------------------------------------------------------------
@@ -178,20 +181,67 @@ def replay(rec: Record) -> Replay:
     game = rec.game()
     state = game.new_state()
     violations: list[Violation] = []
-    for rule, reason in game.problems:
-        legal = ["Baddy, Please Behave with 3 to 7 players" if rule == "behave_8"
-                 else "one of the two variants, not both"]
+    for rule, reason in game.problems:     # spec.py's limits (ruling P9): checked as the choice limited
+        lim = next(x for x in PUZZLE.limits if x.rule == rule)
         violations.append(Violation(0, -1, 0, "variant", rec.variant, rule,
-                                    reason + "; the game is checked as Baddy, Please Behave (ruling P9)",
-                                    sentence(rule), legal))
+                                    f"{reason}; the game is checked as {VARIANT.choice(lim.choice).name} "
+                                    f"(ruling {lim.ruling})", sentence(rule), [PUZZLE.legal(rule)]))
     for rn, rd in enumerate(rec.rounds, start=1):
-        if state.is_terminal():
-            violations.append(Violation(rn, -1, 0, rd.place, "round", "over",
-                                        f"the game ended after round {E.ROUNDS}; round {rn} should not have "
-                                        "been played", sentence("over")))
+        if not _round(state, rd, rn, rn == len(rec.rounds), violations):
             break
-        _RoundReplay(state, rd, rn, rn == len(rec.rounds), violations).run()
     return Replay(rec, state, violations, state.is_terminal())
+
+
+def _round(state: State, rd: Round, rn: int, last: bool, violations: list[Violation]) -> bool:
+    """Round `rn` played (`last`: the record's last, which a game in progress may not have
+    finished); False, and a violation, when the game was already over."""
+    if state.is_terminal():
+        violations.append(Violation(rn, -1, 0, rd.place, "round", "over",
+                                    f"the game ended after round {E.ROUNDS}; round {rn} should not have "
+                                    "been played", sentence("over")))
+        return False
+    _RoundReplay(state, rd, rn, last, violations).run()
+    return True
+
+
+class Stream:
+    """A record that grows as its game is played (live validation: livegame.py makes the
+    console's events a record as they come), replayed as it grows: update(data) plays the
+    rounds before the last once, on the state kept, and the last round (where the table is)
+    from its start, on a copy: its steps wait on the ones after them (ruling P11), so a round
+    is short work and never the game's. The code is replay(parse(data))'s (_read_round,
+    _round), so the two cannot disagree. A record changed otherwise than in its last round or
+    by rounds added is a StreamError: replay it whole."""
+
+    def __init__(self, data: dict, source: str = "record"):
+        self.source = source
+        self.reader = Reader(source)
+        self.rec = parse(dict(data, rounds=[]), source)
+        first = replay(self.rec)                    # the variant's problems (ruling P9), no round yet
+        self.base, self.base_violations = first.state, first.violations   # before the last round
+        self.over = False
+
+    def update(self, data: dict) -> Replay:
+        """The replay of the record `data` now is. The Replay may share this stream's state and
+        violations: read them, do not change them."""
+        rec, reader, players = self.rec, self.reader, self.rec.players
+        rounds = data.get("rounds", [])
+        if not isinstance(rounds, list) or len(rounds) < len(rec.rounds):
+            raise StreamError(f"{self.source}: the record did not grow (its rounds)")
+        read = list(reader.objects(rounds, "rounds"))
+        for ri in range(max(len(rec.rounds) - 1, 0), len(read) - 1):      # no longer the last: played once
+            rd = _read_round(reader, *read[ri], players)
+            rec.rounds[ri:ri + 1] = [rd]
+            if not self.over and not _round(self.base, rd, ri + 1, False, self.base_violations):
+                self.over = True
+        if not read:
+            return Replay(rec, self.base, self.base_violations, self.base.is_terminal())
+        rd = _read_round(reader, *read[-1], players)
+        rec.rounds[len(read) - 1:] = [rd]
+        state, violations = self.base.clone(), list(self.base_violations)
+        if not self.over:
+            _round(state, rd, len(read), True, violations)
+        return Replay(rec, state, violations, state.is_terminal())
 
 
 class _RoundReplay:
