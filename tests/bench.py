@@ -29,7 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host"), str(ROOT / "firmware"), str(ROOT / "tests")]
+from doodlebox.virtual import cpython_micropython  # noqa: E402
 
+cpython_micropython.install()   # the firmware's `from micropython import const` under CPython (as tests/conftest.py)
 
 EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters", "deadly", "puzzle")
 
@@ -361,9 +363,6 @@ def journal_budget() -> None:
     sys.path.insert(0, str(ROOT / "tests" / "guest"))
     import table_script
 
-    from doodlebox.virtual import cpython_micropython
-
-    cpython_micropython.install()   # the firmware's `micropython` under CPython
     from doodle import flashlog
     from doodle.app import App
 
