@@ -32,7 +32,7 @@ demo: $(READY)               ## a 3-player Doodle City game played by the bot th
 test: $(READY) $(STUBS) browser   ## every test, two at a time (pytest-xdist, a test file per worker: JOBS=1 one at a time)
 	$(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder,-p no:xdist)
 
-quick: $(READY)              ## the fast unit tests of every area, for the edit loop (~1 min): no VM, pty, browser, demo or process of its own (tests/conftest.py's SLOW)
+quick: $(READY)              ## the fast unit tests of every area, for the edit loop (~30 s): no VM, pty, browser, demo or process of its own (tests/conftest.py's SLOW)
 	$(PY) -m pytest -m "not slow" -q -n 2
 
 browser:                     ## Debian's chromium and chromedriver for tests/test_web.py, installed if missing (part of make test)

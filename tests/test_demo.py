@@ -1,9 +1,10 @@
 """Every game played at the table becomes a validated, scored record (issues 9 and 10's proof).
 
 For each dice edition, solo (two players in the 6x6 editions, which have no solo game) and three
-players, Deadly Doodles solo and with four players, and Doodle Puzzle with five (five drawing
-minutes in real time: it starts first and the others run beside it), `doodlebox demo` runs as
-its own process: the firmware in the MicroPython VM with a
+players, Deadly Doodles solo and with four players, and Doodle Puzzle with five (its five drawing
+minutes on the console's fast clock, `--fast-clock`: the console's time runs ahead while it waits
+alone on its timer; tests/test_puzzle_minute.py plays the suite's one real minute),
+`doodlebox demo` runs as its own process: the firmware in the MicroPython VM with a
 192K heap, its USB serial on a pseudo-terminal, `doodlebox log`'s link with pyserial and SQLite,
 the bot pressing buttons with the engine's legal moves. Then, as a person would,
 `doodlebox export last` writes the stored game as a record and `doodlebox validate` accepts
@@ -30,7 +31,7 @@ AT_ONCE = 4
 def demo(edition: str, players: int, db, log, seed: int) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "doodlebox.cli", "demo", "--edition", edition,
                              "--players", str(players), "--db", str(db), "--seed", str(seed),
-                             "--press-ms", "60", "--gap-ms", "50"],
+                             "--press-ms", "60", "--gap-ms", "50"] + (["--fast-clock"] if edition == "puzzle" else []),
                             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=ENV)
 
 

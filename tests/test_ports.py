@@ -4,8 +4,8 @@ console without one (a pty: the virtual console, a --port) by its hello's uid; a
 plugged in told once and not followed."""
 from __future__ import annotations
 
+import os
 import random
-import time
 from pathlib import Path
 
 from doodlebox.ports import PICO_VID, Follow, UsbPort, find_picos
@@ -157,6 +157,17 @@ def test_another_console_on_the_port_of_a_console_known_by_its_uid_is_not_follow
     assert console.check(tmp_path / "g.sqlite3")["lost"] == 0
 
 
+def held(device: str) -> bool:
+    """Whether a file descriptor of this process is open on `device` (a /dev/pts/N)."""
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") == device:
+                return True
+        except OSError:
+            pass
+    return False
+
+
 def test_a_logger_waiting_for_a_console_gone_never_greets_the_next_console_opened(tmp_path):
     """The kernel hands a closed /dev/pts/N to the next pty opened. A logger following a console
     that went away by its port (a --port that is no USB device) looked for it at that number
@@ -165,12 +176,13 @@ def test_a_logger_waiting_for_a_console_gone_never_greets_the_next_console_opene
     A pty's port is a name of its own (PtyPort.path, a link removed when it closes)."""
     gone = FakeConsole(uid="fa1ce0")
     link, notes = _linked(tmp_path, gone, Follow(gone.path, listed=Listed()))
-    old = gone.path
+    old, device = gone.path, gone.pty.device
     nxt = None
     try:
         gone.pull()
         assert gone.run_until(lambda: any(n.startswith("the console went away") for n in notes), 10), notes
-        time.sleep(LOOK_EVERY * 1.5)                          # the logger has let the old port go
+        # the logger has let the old port go: nothing here holds its pty, whose number is free again
+        assert gone.run_until(lambda: not held(device), 10 * LOOK_EVERY)
         nxt = FakeConsole(uid="5ec0d0")                     # the next console opened on this machine
         assert nxt.path != old and not Path(old).exists()
         assert nxt.run_until(lambda: nxt.got_hi, 3) is False   # the logger keeps looking for its own

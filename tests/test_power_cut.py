@@ -41,6 +41,24 @@ def on_flash(flash) -> set[tuple[int, int]]:
     return set(watch.written)
 
 
+def in_store(db) -> set[tuple[int, int]]:
+    """(boot, seq) of every event the PC stored."""
+    if not db.exists():
+        return set()
+    con = sqlite3.connect(db)
+    try:
+        return set(con.execute("SELECT boot, seq FROM events").fetchall())
+    except sqlite3.OperationalError:
+        return set()                                 # not made yet
+    finally:
+        con.close()
+
+
+def all_stored(flash, db) -> bool:
+    """Every event on the console's flash is in the PC's store (its acknowledgement sent)."""
+    return on_flash(flash) <= in_store(db)
+
+
 def test_a_game_cut_off_by_a_power_cut_resumes_and_is_stored_once(tmp_path):
     flash, db = tmp_path / "flash", tmp_path / "games.sqlite3"
     vc = VirtualConsole(flash_dir=flash).start()
@@ -52,7 +70,7 @@ def test_a_game_cut_off_by_a_power_cut_resumes_and_is_stored_once(tmp_path):
 
         table = Table(press, link.events, seed=11, lobby=read_lobby(vc))
         table.play_game("treasures", 2, stop_after_round=3)
-        time.sleep(0.6)                                  # the last claim's ack lands
+        assert until(lambda: all_stored(flash, db))     # the last claim stored and acknowledged
     finally:
         vc.stop()                                        # the power goes: no goodbye
         link.stop()
@@ -64,7 +82,7 @@ def test_a_game_cut_off_by_a_power_cut_resumes_and_is_stored_once(tmp_path):
         table.press = lambda name: (vc.press(name, PRESS_MS), time.sleep(PRESS_GAP_S))
         table.events = link.events
         table.go_on(back_to_lobby=False)
-        time.sleep(1.0)
+        assert until(lambda: all_stored(flash, db))     # the game's end stored and acknowledged
     finally:
         vc.stop()
         link.stop()
@@ -88,10 +106,9 @@ def test_a_game_begun_with_no_pc_and_cut_off_reaches_the_pc_that_comes_later(tmp
     vc = VirtualConsole(flash_dir=flash).start()
     try:
         read_lobby(vc)
-        for _ in range(7):          # the game, the five start roads (Doodle City) and round 1's roll
+        for n in range(1, 8):       # the game, the five start roads (Doodle City) and round 1's roll
             vc.press("ROLL", PRESS_MS)
-            time.sleep(0.3)         # a player's pace
-        assert until(lambda: len(on_flash(flash)) == 7), on_flash(flash)    # written to flash
+            assert until(lambda n=n: len(on_flash(flash)) == n), on_flash(flash)   # its event on flash
     finally:
         vc.stop()                   # the power goes before any PC was there
     vc = VirtualConsole(flash_dir=flash, firmware=False).start()
@@ -122,10 +139,9 @@ def test_a_pc_that_attaches_after_twenty_events_gets_them_all_and_the_console_li
     vc = VirtualConsole(flash_dir=flash).start()
     try:
         read_lobby(vc)
-        for name in ["ROLL"] * 7 + ["PASS"] * 13:    # the game, start roads, a roll; 13 PASSes
+        for n, name in enumerate(["ROLL"] * 7 + ["PASS"] * 13, 1):   # the game, start roads, a roll; 13 PASSes
             vc.press(name, PRESS_MS)                  # (refused while a die fits, or a tree)
-            time.sleep(0.25)                          # a player's pace
-        assert until(lambda: len(on_flash(flash)) == 20), on_flash(flash)   # held on flash
+            assert until(lambda n=n: len(on_flash(flash)) == n), on_flash(flash)   # its event held on flash
         link = attach(vc, tmp_path / "games.sqlite3")
         try:
             got = [link.events.get(timeout=20) for _ in range(20)]
@@ -144,16 +160,13 @@ def _seven_events(vc, db) -> list:
     link = attach(vc, db)
     try:
         read_lobby(vc)
+        got: list = []
         for _ in range(7):
             vc.press("ROLL", PRESS_MS)
-            time.sleep(0.3)
-        got: list = []
-        with contextlib.suppress(queue.Empty):       # (events taken for duplicates never come)
-            while len(got) < 7:
-                got.append(link.events.get(timeout=20))
+            with contextlib.suppress(queue.Empty):   # (an event taken for a duplicate never comes)
+                got.append(link.events.get(timeout=20))   # its event stored and acknowledged
         return got
     finally:
-        time.sleep(0.6)              # the last ack lands
         link.stop()
 
 

@@ -29,12 +29,13 @@ def say(text: str) -> None:
 
 
 def start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: bool = False,
-                  selftest: bool = False, wav: Path | None = None):
+                  selftest: bool = False, wav: Path | None = None, fast_clock: bool = False):
     from doodlebox.virtual.console import VirtualConsole
 
     if keep_flash and flash is None:
         raise InputError("--keep-flash needs --flash DIR (the folder make flash deployed to)")
-    vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav)
+    vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav,
+                        fast_clock=fast_clock)
     if selftest:
         vc.hardware.press_for("MENU", 5000)  # held at power-on
     return vc.start()
@@ -248,7 +249,7 @@ def demo(args: argparse.Namespace) -> int:
                          f"to {high} players")
     options = {} if spec.dice else {o.key: chosen[o.name] for o in spec.options}
     db = args.db or paths.data_dir() / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
-    vc = start_virtual("cpython" if args.cpython else "vm", args.seed)
+    vc = start_virtual("cpython" if args.cpython else "vm", args.seed, fast_clock=args.fast_clock)
     print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
     try:
         table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed,
@@ -350,6 +351,9 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")
     p.add_argument("--press-ms", type=float, default=80, help="how long the bot holds a button (default 80)")
     p.add_argument("--gap-ms", type=float, default=100, help="how long it waits before the next press (default 100)")
+    p.add_argument("--fast-clock", action="store_true",
+                   help="the console's time runs ahead while it waits alone (Doodle Puzzle's drawing minutes in "
+                        "seconds); presses and the link stay in real time")
 
 
 COMMANDS = (

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from doodlebox import paths
 from doodlebox.errors import DoodleboxError
-from doodlebox.virtual.hardware import Hardware, load_pins
+from doodlebox.virtual.hardware import ConsoleClock, Hardware, load_pins
 from doodlebox.virtual.pty_port import PtyPort
 
 if TYPE_CHECKING:
@@ -42,6 +42,30 @@ import sys
 sys.path[:] = ['', '/lib']
 import gc
 gc.disable()
+import main
+"""
+
+# The fast clock (VirtualConsole(fast_clock=True), hardware.ConsoleClock): the same boot, with
+# the firmware's `time` answered by the console's clock (ticks_ms and sleep_ms through host
+# calls; the VM's own ticks_diff and ticks_add, whose 2**30 period the clock keeps). Nothing of
+# the firmware changes: it imports `time` and gets this one.
+FAST_BOOT = """
+import sys
+sys.path[:] = ['', '/lib']
+import gc
+gc.disable()
+import time
+from hwlink import call
+class Time:
+    ticks_diff = time.ticks_diff
+    ticks_add = time.ticks_add
+    def ticks_ms(self):
+        return call('hw_ticks_ms')
+    def sleep_ms(self, ms):
+        call('hw_sleep_ms', ms)
+    def sleep(self, s):
+        call('hw_sleep_ms', s * 1000)
+sys.modules['time'] = Time()
 import main
 """
 
@@ -75,7 +99,8 @@ def lay_out_flash(flash: Path, compiled: bool = True, firmware: bool = True) -> 
     """Put the hardware models into `flash/lib` and (with `firmware`) the firmware into `flash`.
 
     With `compiled`, modules go as .mpy bytecode from mpy-cross, as `make flash` puts them
-    on the Pico (a .py import costs several times the RAM); main.py stays source.
+    on the Pico (a .py import costs several times the RAM); main.py stays source. Each .mpy
+    is mpy-cross's output for its source, made once and kept (MpyCache).
     """
     from doodlebox.firmware_build import compile_tree
     from doodlebox.flash import FOLDERS, firmware_files
@@ -86,7 +111,83 @@ def lay_out_flash(flash: Path, compiled: bool = True, firmware: bool = True) -> 
         for name in FOLDERS:
             shutil.rmtree(flash / name, ignore_errors=True)
         files.update(firmware_files())
-    compile_tree(files, flash, compiled=compiled)
+    cache = MpyCache.open() if compiled else None
+    if cache is None:
+        compile_tree(files, flash, compiled=compiled)
+        return
+    for rel, src in sorted(files.items()):
+        if rel.name in ("main.py", "boot.py"):      # source, as compile_tree leaves them
+            out = flash / rel
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, out)
+        else:
+            cache.lay_out(rel, src, flash / rel.with_suffix(".mpy"))
+
+
+class MpyCache:
+    """mpy-cross's output (firmware_build.mpy_cross: the same command as `make flash`) for a
+    source file, kept in the user's cache folder by what makes it: the source's bytes, its name
+    on the device, mpy-cross's version and options. The virtual console lays out some 50
+    modules at every start (~2 s of mpy-cross runs, one process each); from the cache it copies
+    them. A file is written whole or not at all (a temporary name, then renamed), so consoles
+    starting side by side share it; the least recently used go once there are more than KEEP."""
+
+    KEEP = 2000
+
+    def __init__(self, folder: Path, version: str):
+        self.folder, self.version = folder, version
+
+    @classmethod
+    def open(cls) -> MpyCache | None:
+        """The cache, or None (then compile as before) when its folder cannot be made."""
+        import importlib.metadata
+
+        from platformdirs import user_cache_dir
+
+        try:
+            version = importlib.metadata.version("mpy-cross")
+            folder = Path(user_cache_dir("doodlebox", appauthor=False)) / "mpy"
+            folder.mkdir(parents=True, exist_ok=True)
+        except (OSError, importlib.metadata.PackageNotFoundError):
+            return None
+        return cls(folder, version)
+
+    def lay_out(self, rel: Path, src: Path, out: Path) -> None:
+        import hashlib
+        import os
+
+        from doodlebox.firmware_build import MARCH, OPT, device_name, mpy_cross
+
+        name = device_name(rel)
+        key = hashlib.sha256(b"\0".join([src.read_bytes(), name.encode(), MARCH.encode(), OPT.encode(),
+                                          self.version.encode()])).hexdigest()
+        kept = self.folder / f"{key}.mpy"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not kept.exists():
+            tmp = self.folder / f"{key}.{os.getpid()}.{threading.get_ident()}.tmp"
+            try:
+                mpy_cross(src, tmp, source=name)
+                os.replace(tmp, kept)
+            except OSError:          # the cache cannot be written: compiled where it goes
+                tmp.unlink(missing_ok=True)
+                mpy_cross(src, out, source=name)
+                return
+            self._prune()
+        try:
+            shutil.copyfile(kept, out)
+            os.utime(kept)           # used now: the last to go
+        except FileNotFoundError:    # let go by another console's prune just now
+            mpy_cross(src, out, source=name)
+
+    def _prune(self) -> None:
+        try:
+            kept = list(self.folder.glob("*.mpy"))
+            if len(kept) > self.KEEP:
+                kept.sort(key=lambda p: p.stat().st_mtime)
+                for p in kept[: len(kept) - self.KEEP // 2]:
+                    p.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 class VirtualConsole:
@@ -96,23 +197,30 @@ class VirtualConsole:
     then the REPL, like a fresh Pico) instead of laying out the current firmware files.
     `boot` is the VM's boot program (BOOT runs main.py; BENCH_BOOT reports the heap).
     `wav`: a file the buzzer's sound is written to from start() to stop() (virtual/audio.py).
+    `fast_clock`: the console's time runs ahead while it is idle (hardware.ConsoleClock: a
+    timer it waits on alone, such as Doodle Puzzle's drawing minute, passes in seconds);
+    `clock` is the console's clock either way (`clock.ahead`: the seconds it ran ahead).
     """
 
     def __init__(self, mode: str = "vm", flash_dir: str | Path | None = None, seed: int = 1,
                  unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01", heap: str = "192K",
-                 firmware: bool = True, boot: str = BOOT, wav: str | Path | None = None):
+                 firmware: bool = True, boot: str = BOOT, wav: str | Path | None = None,
+                 fast_clock: bool = False):
         if mode not in ("vm", "cpython"):
             raise ValueError(f"mode must be 'vm' or 'cpython', not {mode!r}")
+        if fast_clock and boot not in (BOOT, FAST_BOOT):
+            raise ValueError("fast_clock: the console's own boot program only")
         self.mode = mode
         self.heap = heap
         self.firmware = firmware
-        self.boot = boot
+        self.boot = FAST_BOOT if fast_clock else boot
+        self.clock = ConsoleClock(fast=fast_clock)
         self._tmp = None
         if flash_dir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="doodlebox-flash-")
             flash_dir = self._tmp.name
         self.flash = Path(flash_dir)
-        self.hardware = Hardware(load_pins(), seed=seed, unique_id=unique_id)
+        self.hardware = Hardware(load_pins(), seed=seed, unique_id=unique_id, clock=self.clock)
         self.hardware.on_reset = self._on_reset
         self.pty: PtyPort | None = None
         self.error: str | None = None
@@ -180,6 +288,8 @@ class VirtualConsole:
                 return fn(*args)
             return wrapper
         fns = self.hardware.host_functions()
+        if self.clock.fast:
+            fns.update(self._clock_functions(fns))
         wav = self.wav
         if wav is not None:   # each change of the buzzer's pin ends a span of sound: to the file
             pwm = fns["hw_pwm"]
@@ -189,6 +299,32 @@ class VirtualConsole:
                 wav.update()
             fns["hw_pwm"] = hw_pwm
         return {name: stoppable(fn) for name, fn in fns.items()}
+
+    def _clock_functions(self, fns: dict) -> dict:
+        """The fast clock's host calls (FAST_BOOT): the firmware's ticks_ms and sleep_ms, and
+        the USB calls marking the link busy (real time while bytes come and go)."""
+        clock, hw = self.clock, self.hardware
+        usb_read, usb_write = fns["hw_usb_read"], fns["hw_usb_write"]
+
+        def hw_ticks_ms():
+            return clock.ticks_ms()
+
+        def hw_sleep_ms(ms):
+            # idle: no button down and none waiting to go down (a press runs in real time)
+            clock.sleep(float(ms) / 1000, idle=not hw.pending_presses() and not hw.pressed())
+
+        def hw_usb_read(n):
+            data = usb_read(n)
+            if data:
+                clock.busy()
+            return data
+
+        def hw_usb_write(hexdata):
+            clock.busy()
+            return usb_write(hexdata)
+
+        return {"hw_ticks_ms": hw_ticks_ms, "hw_sleep_ms": hw_sleep_ms, "hw_usb_read": hw_usb_read,
+                "hw_usb_write": hw_usb_write}
 
     def _guard(self, target) -> None:
         try:
@@ -276,7 +412,7 @@ class VirtualConsole:
         self.state = "firmware"
         self.boots += 1
         fns = self._functions()
-        cpython.run_firmware(self.flash, lambda name, *args: fns[name](*args))
+        cpython.run_firmware(self.flash, lambda name, *args: fns[name](*args), fast_clock=self.clock.fast)
 
     def press(self, name: str, hold_ms: float = 80) -> None:
         """Press a button (D0..D6, ROLL, PASS, MENU) for hold_ms as the firmware sees it,

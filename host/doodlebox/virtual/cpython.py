@@ -32,8 +32,14 @@ def micropython_time() -> None:
     time.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]
 
 
-def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
+def run_firmware(flash: Path, backend: Callable[..., object], fast_clock: bool = False) -> None:
+    """`fast_clock`: the firmware's ticks_ms and sleep_ms are the console's clock (the backend's
+    hw_ticks_ms and hw_sleep_ms: hardware.ConsoleClock), as the VM's FAST_BOOT makes them; they
+    are this process's `time`, so one console on the fast clock per process."""
     micropython_time()
+    if fast_clock:
+        time.ticks_ms = lambda: backend("hw_ticks_ms")  # type: ignore[attr-defined]
+        time.sleep_ms = lambda ms: backend("hw_sleep_ms", ms)  # type: ignore[attr-defined]
     saved = install_guest_modules(backend)
     from doodlebox.virtual import cpython_framebuf, cpython_micropython
 
@@ -54,6 +60,8 @@ def run_firmware(flash: Path, backend: Callable[..., object]) -> None:
             console.run()      # host call raises Stopped when the console is stopped
             gc.collect()
     finally:
+        if fast_clock:
+            micropython_time()   # the real clock again for whatever runs next in this process
         sys.path.remove(str(flash))
         for name in set(sys.modules) - before:
             if name.split(".")[0] in ("board", "doodle"):

