@@ -16,6 +16,7 @@ from doodle.app import App
 from doodle.flashlog import RamFlash
 from doodlebox import table
 from doodlebox.rules.api import IllegalAction
+from doodlebox.rules.dice import console as dice_console
 from doodlebox.rules.dice.engine import PASS, Action
 from doodlebox.rules.games import find_game
 
@@ -70,7 +71,7 @@ class Table:
     def turn(self, action) -> None:
         s, c = self.state, self.console
         keys = table.presses(s, action)
-        fields = table.claim_fields(s, action) if action.kind not in ("pass", "circle") else None
+        fields = dice_console.claim(s, action) if action.kind not in ("pass", "circle") else None
         n = len(self.events)
         for k in keys:
             assert self.press(k) is None, (k, keys, action, self.app.notice)

@@ -365,15 +365,16 @@ def test_the_schemas_words_are_the_engines_and_the_firmwares():
     and the refusals the firmware can send are exactly the schema's."""
     import re
 
-    from doodlebox import console_record
     from doodlebox.link import schema
     from doodlebox.rules import games
     from doodlebox.rules.deadly import deck, maps
+    from doodlebox.rules.deadly import events as deadly_events
     from doodlebox.rules.deadly import sentences as deadly_sentences
     from doodlebox.rules.deadly.tallies import FIELDS
     from doodlebox.rules.dice import layout, sentences
     from doodlebox.rules.dice.game import EDITIONS
     from doodlebox.rules.puzzle import engine as puzzle
+    from doodlebox.rules.puzzle import events as puzzle_events
     from doodlebox.rules.puzzle import roles
     from doodlebox.rules.puzzle import sentences as puzzle_sentences
 
@@ -390,17 +391,17 @@ def test_the_schemas_words_are_the_engines_and_the_firmwares():
     # ("menu" is the game interface's answer to MENU, docs/console-deadly-puzzle.md: not a refusal)
     assert {w for group in sent for w in group if w} - {"menu"} == set(schema.REFUSALS)
     # Deadly Doodles: both map sides' rooms, the deck's ids, the rounds, the seats, the counts
-    assert set(schema.MAPS) == set(maps.DEFAULT_FILES) == set(console_record.MAPS)
+    assert set(schema.MAPS) == set(maps.DEFAULT_FILES) == set(deadly_events.MAPS)
     for side in schema.MAPS:
         m = maps.load(side)
-        assert {m.room_name(i) for i in range(m.size)} == set(schema.ROOMS) == console_record.ROOMS
+        assert {m.room_name(i) for i in range(m.size)} == set(schema.ROOMS) == set(deadly_events.ROOMS)
     assert schema.CARDS == len(deck.load().ids) and schema.DEADLY_ROUNDS == deck.ROUNDS
     assert (1, schema.DEADLY_PLAYERS) == games.find_game("deadly").players
-    assert schema.RECORDING == console_record.RECORDING and schema.TALLY == len(FIELDS)
+    assert schema.RECORDING == deadly_events.RECORDING and schema.TALLY == len(FIELDS)
     # Doodle Puzzle: the roles, variants, subject sets, numbers, slots, rounds, seats
-    assert {console_record.ROLES[c] for c in schema.ROLES} == set(roles.ROLES)
-    assert schema.PUZZLE_VARIANTS == ("",) + puzzle.VARIANTS == console_record.PUZZLE_VARIANTS
-    assert set(schema.SUBJECTS) == set(puzzle.SUBJECT_SETS) == set(console_record.SUBJECTS)
+    assert {puzzle_events.ROLE_LETTERS[c] for c in schema.ROLES} == set(roles.ROLES)
+    assert schema.PUZZLE_VARIANTS == ("",) + puzzle.VARIANTS == puzzle_events.VARIANTS
+    assert set(schema.SUBJECTS) == set(puzzle.SUBJECT_SETS) == set(puzzle_events.SUBJECTS)
     assert schema.SUBJECT_CARDS == max(puzzle.SUBJECT_SETS.values()) and schema.NUMBERS == puzzle.NUMBERS
     assert schema.SLOTS == puzzle.SLOTS and schema.PUZZLE_ROUNDS == puzzle.ROUNDS
     assert schema.PUZZLE_PLAYERS == games.find_game("puzzle").players and schema.SEATS == schema.PUZZLE_PLAYERS[1]
@@ -414,19 +415,10 @@ def test_the_schemas_words_are_the_engines_and_the_firmwares():
 
 
 def _doc_events(title: str) -> dict[str, set[str]]:
-    """The event table under `### title` in docs/protocol.md: kind -> the fields it lists (the
-    lowercase words in backticks of its fields column, what is in parentheses left out)."""
-    import re
+    """The event table under `### title` in docs/protocol.md (tests/protocol_doc.py)."""
+    from protocol_doc import event_table
 
-    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
-    section = text.split(f"### {title}")[1].split("\n#")[0]
-    out = {}
-    for line in section.splitlines():
-        cells = line.split("|")
-        if len(cells) > 3 and re.fullmatch(r" `\w+` ", cells[1]):
-            listed = re.sub(r"\([^)]*\)", "", cells[2])
-            out[cells[1].strip(" `")] = set(re.findall(r"`([a-z]+)`", listed))
-    return out
+    return event_table(f"### {title}")
 
 
 @pytest.mark.parametrize("title", ["Deadly Doodles", "Doodle Puzzle"])

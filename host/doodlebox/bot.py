@@ -2,7 +2,8 @@
 
 It plays a whole game of a dice edition on a console by pressing its buttons as people would.
 Each move is a legal action of the PC's rules engine (chosen at random, drawing rather than
-passing), pressed as host/doodlebox/table.py says; the engine follows the console's own dice.
+passing), pressed as host/doodlebox/table.py says (what the console must send for it:
+rules/dice/console.py); the engine follows the console's own dice.
 Every event the console sends is checked against the engine as it arrives: a claim must say
 what the engine did, a refusal must come where the engine refuses, and the end must come
 when and why the engine ends the game. The console's own final totals (its `end` event) are
@@ -24,6 +25,7 @@ from doodlebox.bot_lobby import (
     lobby_of,
     read_lobby,
 )
+from doodlebox.rules.dice.console import claim
 from doodlebox.rules.dice.engine import PASS, Action, State
 from doodlebox.rules.games import find_game
 
@@ -140,7 +142,7 @@ class Table(Players):
         return True
 
     def _turn(self, state: State, action: Action) -> None:
-        fields = table.claim_fields(state, action) if action.kind not in ("pass", "circle") else None
+        fields = claim(state, action) if action.kind not in ("pass", "circle") else None
         if action.kind == "circle":
             fields = self._pending
         for name in table.presses(state, action):

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from doodlebox.bot_lobby import BotError, Players, choose_lobby
 from doodlebox.rules.api import IllegalAction
+from doodlebox.rules.deadly import console as deadly_console
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import engine as E
 from doodlebox.rules.deadly import maps
 from doodlebox.rules.deadly.maps import BIT, sides_mask
 from doodlebox.rules.deadly.spec import DRAWINGS
 
-COUNTS = ("loot", "dragon", "weapons", "matched", "unmatched", "entryways", "unused", "hits")  # `tally.t`
 COUNT_MAX = 36           # the most a count entered with the buttons can be
 
 
@@ -47,12 +47,6 @@ def turn_of(printed: int, mask: int) -> int:
             return k
         m = ((m << 1) | (m >> 3)) & 15
     return 0
-
-
-def counts_of(sheet: E.ScoreSheet) -> list[int]:
-    """A player's scoring section as the eight counts of the `tally` event."""
-    return [len(sheet.loot), int(sheet.dragon), len(sheet.weapons), len(sheet.killed), len(sheet.mauled),
-            sheet.free_entryways, sheet.unused, len(sheet.hits)]
 
 
 class Table(Players):
@@ -225,7 +219,7 @@ class Table(Players):
         """After round 7: each player's eight counts, from their map on paper."""
         totals = []
         for p, sheet in enumerate(state.result().sheets):
-            counts = counts_of(sheet)
+            counts = deadly_console.counts(sheet)      # the `tally` event's (rules/deadly/console.py)
             for n in counts:
                 self._presses(number_presses(n))
             self._await("tally", p=p, t=counts)

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from doodlebox.bot_lobby import BotError, Players, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.puzzle import engine as E
+from doodlebox.rules.puzzle.events import ROLE_LETTERS
 
-ROLES = {"S": "star", "D": "drawy", "B": "baddy", "G": "guessy"}   # the `roles` event's letters
 MINUTE_TIMEOUT_S = 75.0    # the drawing minute runs out within this (60 s and the bot's own pauses)
 
 
@@ -101,9 +101,9 @@ class Table(Players):
         self.press("ROLL")
         e = self._await("roles", r=state.round + 1)
         letters = e.get("roles")
-        if not isinstance(letters, str) or any(c not in ROLES for c in letters):
+        if not isinstance(letters, str) or any(c not in ROLE_LETTERS for c in letters):
             raise BotError(f"the console dealt {e}")
-        self._apply(state, E.deal(tuple(ROLES[c] for c in letters)), None, e)
+        self._apply(state, E.deal(tuple(ROLE_LETTERS[c] for c in letters)), None, e)
         for _ in range(state.game.players):    # the console goes round: PASS shows, PASS hides
             self.press("PASS")
             self.press("PASS")

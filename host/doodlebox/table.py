@@ -1,9 +1,8 @@
 """The players at the table: each action of the PC's rules engine (dice editions) as the button
-presses a person makes on the console (docs/console.md), and what the console must then send
-(docs/protocol.md). `doodlebox demo`'s bot and tests/test_console_agrees.py use it."""
+presses a person makes on the console (docs/console.md). What the console must then send is the
+dice editions' translation (rules/dice/console.py, `claim`). `doodlebox demo`'s bot and
+tests/test_console_agrees.py use it."""
 from __future__ import annotations
-
-from typing import Any
 
 from doodlebox.rules.dice.engine import Action, State
 
@@ -44,16 +43,3 @@ def face(state: State, piece: str) -> int:
     """The die face the sheet's legend prints for a piece."""
     legend = state.game.layout.legend
     return next(f for f, p in legend.items() if p == piece)
-
-
-def claim_fields(state: State, action: Action) -> dict[str, Any]:
-    """What the console's `claim` for a drawing must say (without the value circled)."""
-    out: dict[str, Any] = {"p": state.current_player(), "i": action.die, "d": state.white[action.die - 1],
-                           "row": action.row, "col": action.col, "r": state.round}
-    if action.via is not None:
-        out["via"] = list(action.via)
-    if action.kind == "draw":
-        out["pc"] = action.piece
-    elif action.kind == "floor":
-        out["fl"] = 1
-    return out

@@ -5,10 +5,11 @@ gives the chance outcomes, clones cheaply, keeps its history and scores at any t
 
 Each game is one package (dice/, deadly/, puzzle/). Its `spec.py` declares it once (a GameSpec:
 its editions, each with its name, players, options and their choices, and the rulebook's
-limits); its `game.py` joins that declaration to the engine, records and reports in a
-GameType; rules/games.py is the registry from edition to GameType, rules/specs.py the list of
-the declarations alone (light to import: the command line and the firmware's generated lobby
-read it). docs/adding-a-game.md.
+limits); its `events.py` the events the console sends for it (rules/events.py) and its
+`console.py` their translation to and from the engine's game; its `game.py` joins that
+declaration to the engine, records and reports in a GameType; rules/games.py is the registry
+from edition to GameType, rules/specs.py the list of the declarations alone (light to import:
+the command line and the firmware's generated lobby read it). docs/adding-a-game.md.
 """
 from __future__ import annotations
 
