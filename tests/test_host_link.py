@@ -363,8 +363,6 @@ def test_games_are_derived_from_events(tmp_path):
 def test_the_schemas_words_are_the_engines_and_the_firmwares():
     """link/schema.py lists the protocol's words (docs/protocol.md); they are the rules engines',
     and the refusals the firmware can send are exactly the schema's."""
-    import re
-
     from doodlebox.link import schema
     from doodlebox.rules import games
     from doodlebox.rules.deadly import deck, maps
@@ -386,10 +384,7 @@ def test_the_schemas_words_are_the_engines_and_the_firmwares():
     tracks = {name: t for ed in EDITIONS for name, t in layout.load(ed).tracks.items()}
     assert set(schema.ENDINGS) == set(tracks) | {"trees", "menu", "rounds"}
     assert max(v for t in tracks.values() for v in t.values) <= 99          # claim.v is 0..99
-    rounds = (Path(__file__).parent.parent / "firmware" / "doodle" / "rounds.py").read_text()
-    sent = set(re.findall(r'_refuse\("(\w+)"|return None, "(\w+)"|return "(\w+)"', rounds))
-    # ("menu" is the game interface's answer to MENU, docs/console-deadly-puzzle.md: not a refusal)
-    assert {w for group in sent for w in group if w} - {"menu"} == set(schema.REFUSALS)
+    assert refusals_used("rounds.py", schema.REFUSALS) == set(schema.REFUSALS)   # every one, and no other
     # Deadly Doodles: both map sides' rooms, the deck's ids, the rounds, the seats, the counts
     assert set(schema.MAPS) == set(maps.DEFAULT_FILES) == set(deadly_events.MAPS)
     for side in schema.MAPS:
@@ -406,12 +401,35 @@ def test_the_schemas_words_are_the_engines_and_the_firmwares():
     assert schema.SLOTS == puzzle.SLOTS and schema.PUZZLE_ROUNDS == puzzle.ROUNDS
     assert schema.PUZZLE_PLAYERS == games.find_game("puzzle").players and schema.SEATS == schema.PUZZLE_PLAYERS[1]
     # the refusals the console's Deadly Doodles and Doodle Puzzle send are the schema's
-    doodle = Path(__file__).parent.parent / "firmware" / "doodle"
-    puzzle_fw = (doodle / "puzzle.py").read_text()
-    assert set(re.findall(r'"why": "(\w+)"', puzzle_fw)) == set(schema.PUZZLE_REFUSALS)
-    if (doodle / "deadly.py").exists():
-        deadly_fw = (doodle / "deadly.py").read_text()
-        assert set(re.findall(r'_refuse\("(\w+)"\)', deadly_fw)) <= set(schema.DEADLY_REFUSALS)
+    assert refusals_used("puzzle.py", schema.PUZZLE_REFUSALS) == set(schema.PUZZLE_REFUSALS)
+    assert refusals_used("deadly.py", schema.DEADLY_REFUSALS) <= set(schema.DEADLY_REFUSALS)
+
+
+def refusals_used(module: str, ids) -> set[str]:
+    """The refusal ids firmware/doodle/<module> uses: by the names its generated block gives them
+    (firmware_data.refusal_names: "taken" is _WHY_TAKEN, generated from the game's events.py,
+    so a name the PC's engine does not have cannot be made). No id is written there as a string
+    outside that block (the AST's string constants; docstrings, dict keys and subscripts, which
+    are fields, left out), so none can be sent
+    but through those names; the names used tell which are sent."""
+    import ast
+
+    from doodlebox import firmware_data
+
+    text = (Path(__file__).parent.parent / "firmware" / "doodle" / module).read_text()
+    rest = text.split(firmware_data.BLOCK_END, 1)[1]
+    tree = ast.parse(rest)
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Module)) and n.body
+            and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    docs |= {id(k) for n in ast.walk(tree) if isinstance(n, ast.Dict) for k in n.keys}   # an event's fields
+    docs |= {id(n.slice) for n in ast.walk(tree) if isinstance(n, ast.Subscript)}       # ("card" is both)
+    literal = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in docs} & set(ids)
+    assert not literal, f"{module} writes refusal ids as strings: {sorted(literal)}"
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id.startswith("_WHY_")}
+    block = dict(line.split(" = ", 1) for line in firmware_data.refusal_names(ids).splitlines())
+    assert names <= set(block), f"{module} uses {sorted(names - set(block))}, not generated"
+    return {block[n].split('"')[1] for n in names}
 
 
 def _doc_events(title: str) -> dict[str, set[str]]:

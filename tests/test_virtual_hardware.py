@@ -400,3 +400,41 @@ def test_pin_and_pwm_methods_the_firmware_calls_exist():
     for name in ("freq", "duty_u16"):
         assert hasattr(machine.PWM, name), name
     assert hasattr(machine.SPI, "write")
+
+
+def test_a_cpython_console_loads_the_firmware_afresh_though_this_process_imported_it(tmp_path):
+    """The firmware this process imported before under guest modules of its own (as the self-test's
+    tests do) is not what a CPython console runs: its board would call that other machine. Before
+    the fix, board.pico stayed in sys.modules and the console died with "Stopped: virtual console
+    stopped" (another console's host calls) at its first step; the module is put back after."""
+    import sys
+
+    from doodlebox.virtual.console import Stopped, VirtualConsole
+    from doodlebox.virtual.vm import install_guest_modules, uninstall_guest_modules
+
+    def gone(name, *args):
+        raise Stopped("virtual console stopped")   # the host calls of a console that is off
+
+    from doodlebox.virtual import cpython_framebuf
+
+    saved = install_guest_modules(gone)
+    saved_fb = sys.modules.get("framebuf")
+    sys.modules["framebuf"] = cpython_framebuf  # type: ignore[assignment]
+    try:
+        from board import pico  # noqa: F401  (imported here, bound to that machine)
+    finally:
+        uninstall_guest_modules(saved)
+        if saved_fb is None:
+            del sys.modules["framebuf"]
+        else:
+            sys.modules["framebuf"] = saved_fb
+    earlier = sys.modules["board.pico"]
+    vc = VirtualConsole(mode="cpython", flash_dir=tmp_path / "flash").start()
+    try:
+        deadline = time.monotonic() + 30
+        while vc.hardware.epaper.full_refreshes == 0 and vc.error is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert vc.error is None and vc.hardware.epaper.full_refreshes > 0, vc.error
+    finally:
+        vc.stop()
+    assert sys.modules["board.pico"] is earlier

@@ -26,6 +26,15 @@ _P_ENTRYWAYS = const(1)   # points of one in the scoring section
 _P_UNUSED = const(-2)   # points of one in the scoring section
 _P_HITS = const(-3)   # points of one in the scoring section
 _DRAGON_TIMES = const(2)   # Loot's points once the Dragon's room is entered
+_WHY_TRAP_ROOM = const("trap_room")
+_WHY_OWN_TRAP = const("own_trap")
+_WHY_WALL = const("wall")
+_WHY_ENTRY = const("entry")
+_WHY_ONE_PER_ROOM = const("one_per_room")
+_WHY_CARD = const("card")
+_WHY_DRAW2 = const("draw2")
+_WHY_UNUSED = const("unused")
+_WHY_TRAP_MUST = const("trap_must")
 # -- end of the generated block --
 X = const(16)         # a board byte: bits 0-3 the sides of the player's segment there, X their Trap
 N, E, S, W = const(1), const(2), const(4), const(8)
@@ -302,7 +311,7 @@ class Game:
         if k > self.n:
             return "the cards are 1-%d" % self.n
         if self.drawn(self.player, k):
-            return self._refuse("card")
+            return self._refuse(_WHY_CARD)
         if self.kind(k) != TRAP and not self.full:
             return "tallies: segments go on paper"
         self.card = k
@@ -316,7 +325,7 @@ class Game:
         if self.kind(self.card) == TRAP:
             if self.contents[i] or b[i]:
                 self.phase = COL
-                return self._refuse("trap_room")
+                return self._refuse(_WHY_TRAP_ROOM)
             b[i] = X
             self._drawn()
             self.emit({"k": "trap", "g": self.number, "r": self.round, "p": p, "room": room_name(i)})
@@ -324,10 +333,10 @@ class Game:
             return None
         if b[i] & 15:
             self.phase = COL
-            return self._refuse("one_per_room")
+            return self._refuse(_WHY_ONE_PER_ROOM)
         if b[i] & X:
             self.phase = COL
-            return self._refuse("own_trap")
+            return self._refuse(_WHY_OWN_TRAP)
         self.room = i
         self.phase = TURN
         return self._step()
@@ -337,10 +346,10 @@ class Game:
         i = self.room
         m = turned(self.shape(), k - 1)
         if m & ~self.passages[i]:
-            return self._refuse("wall")
+            return self._refuse(_WHY_WALL)
         b = self.boards[self.player]
         if not m & self.links(b, i):
-            return self._refuse("entry")
+            return self._refuse(_WHY_ENTRY)
         b[i] = m
         c = self.card_id(self.card)
         self._drawn()
@@ -380,8 +389,8 @@ class Game:
             trap = self.kind(k) == TRAP
             if (trap or self.full) and self.can_draw(p, k):
                 if not trap:
-                    return "unused"
-                why = "trap_must"
+                    return _WHY_UNUSED
+                why = _WHY_TRAP_MUST
         return why
 
     def _done(self):

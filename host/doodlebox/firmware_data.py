@@ -263,9 +263,32 @@ def sheet_block() -> str:
     return "".join(f"{k.upper()} = {KIND_CODES.index(k)}\n" for k in SHEET_KINDS)
 
 
+def refusal_names(ids) -> str:
+    """A game's refusal ids (rules/<game>/events.py REFUSALS: the engine's rule ids the console
+    sends in `refuse` events) as the names its firmware module uses them by: "taken" is
+    `_WHY_TAKEN` (a const: no name kept in RAM)."""
+    return "".join(f'_WHY_{i.upper()} = const("{i}")\n' for i in ids)
+
+
+def rounds_block() -> str:
+    """firmware/doodle/rounds.py's refusal ids (rules/dice/events.py)."""
+    from doodlebox.rules.dice.events import REFUSALS
+
+    return refusal_names(REFUSALS)
+
+
+def puzzle_block() -> str:
+    """firmware/doodle/puzzle.py's refusal ids (rules/puzzle/events.py)."""
+    from doodlebox.rules.puzzle.events import REFUSALS
+
+    return refusal_names(REFUSALS)
+
+
 def deadly_block() -> str:
-    """firmware/doodle/deadly.py's card and room codes and the scoring section's weights
-    (rules/deadly/tallies.py POINTS): the console scores a map as the PC's engine does."""
+    """firmware/doodle/deadly.py's card and room codes, the scoring section's weights
+    (rules/deadly/tallies.py POINTS: the console scores a map as the PC's engine does) and its
+    refusal ids (rules/deadly/events.py)."""
+    from doodlebox.rules.deadly.events import REFUSALS
     from doodlebox.rules.deadly.tallies import DRAGON_TIMES, POINTS
 
     lines = [f"TRAP = const({DEADLY_TRAP})      # CARDS[c] of a Trap (a path segment's is its sides, 1..15)\n",
@@ -274,7 +297,7 @@ def deadly_block() -> str:
               for k in ("loot", "weapon", "monster")]
     lines += [f"_P_{k.upper()} = const({v})   # points of one in the scoring section\n" for k, v in POINTS.items()]
     lines.append(f"_DRAGON_TIMES = const({DRAGON_TIMES})   # Loot's points once the Dragon's room is entered\n")
-    return "".join(lines)
+    return "".join(lines) + refusal_names(REFUSALS)
 
 
 def with_block(path: Path, block: str) -> str:
@@ -298,6 +321,8 @@ def targets() -> dict[Path, str]:
     out[fw / "doodle" / "games.py"] = lobby_module()
     out[fw / "doodle" / "sheet.py"] = with_block(fw / "doodle" / "sheet.py", sheet_block())
     out[fw / "doodle" / "deadly.py"] = with_block(fw / "doodle" / "deadly.py", deadly_block())
+    out[fw / "doodle" / "rounds.py"] = with_block(fw / "doodle" / "rounds.py", rounds_block())
+    out[fw / "doodle" / "puzzle.py"] = with_block(fw / "doodle" / "puzzle.py", puzzle_block())
     return out
 
 

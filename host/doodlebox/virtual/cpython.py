@@ -32,6 +32,10 @@ def micropython_time() -> None:
     time.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]
 
 
+def _firmware(name: str) -> bool:
+    return name.split(".")[0] in ("board", "doodle")
+
+
 def run_firmware(flash: Path, backend: Callable[..., object], fast_clock: bool = False) -> None:
     """`fast_clock`: the firmware's ticks_ms and sleep_ms are the console's clock (the backend's
     hw_ticks_ms and hw_sleep_ms: hardware.ConsoleClock), as the VM's FAST_BOOT makes them; they
@@ -47,7 +51,10 @@ def run_firmware(flash: Path, backend: Callable[..., object], fast_clock: bool =
 
     saved_fb = sys.modules.get("framebuf")
     sys.modules["framebuf"] = cpython_framebuf
-    before = set(sys.modules)
+    # the firmware loaded fresh from the flash: a copy this process imported before (the tests
+    # import board/ and doodle/ under their own guest modules) would still call that copy's
+    # machine, wired to another console; put back afterwards
+    firmware_before = {name: sys.modules.pop(name) for name in list(sys.modules) if _firmware(name)}
     sys.path[:0] = [str(flash)]
     try:
         from board import loop, pico, selftest  # type: ignore[import-not-found]
@@ -63,9 +70,9 @@ def run_firmware(flash: Path, backend: Callable[..., object], fast_clock: bool =
         if fast_clock:
             micropython_time()   # the real clock again for whatever runs next in this process
         sys.path.remove(str(flash))
-        for name in set(sys.modules) - before:
-            if name.split(".")[0] in ("board", "doodle"):
-                del sys.modules[name]
+        for name in [name for name in sys.modules if _firmware(name)]:
+            del sys.modules[name]
+        sys.modules.update(firmware_before)
         uninstall_guest_modules(saved)
         if saved_fb is None:
             sys.modules.pop("framebuf", None)
