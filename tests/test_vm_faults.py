@@ -12,6 +12,7 @@ import zlib
 
 import faults
 import flash_watch
+import pc_tally
 import vm_faults
 
 
@@ -56,7 +57,7 @@ def test_the_tally_counts_lost_and_duplicated(tmp_path):
                                ("u", 1, 3, json.dumps(ev[0])),      # another event than was written
                                ("u", 1, 9, json.dumps(ev[1])),      # never written
                                ("u", 2, 1, json.dumps(ev[2]))])     # one of the two written under (2, 1)
-    got = vm_faults.tally(w, tmp_path / "db")
+    got = pc_tally.tally(w, tmp_path / "db")
     assert (got["lost"], got["duplicated"], got["reused"], got["events"]) == (3, 2, 1, 5)
 
 

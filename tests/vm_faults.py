@@ -50,7 +50,6 @@ import os
 import random
 import re
 import shutil
-import sqlite3
 import sys
 import tempfile
 import time
@@ -71,7 +70,8 @@ from doodlebox.store import Store  # noqa: E402
 from doodlebox.virtual.console import VirtualConsole, lay_out_flash  # noqa: E402
 from doodlebox.virtual.hardware import Hardware, load_pins  # noqa: E402
 from doodlebox.virtual.vm import ProgramFailed, run_program  # noqa: E402
-from flash_watch import HEAD_BYTES, SEGMENT_SUFFIX, Watch, canonical, read_records  # noqa: E402
+from flash_watch import HEAD_BYTES, SEGMENT_SUFFIX, Watch, read_records  # noqa: E402
+from pc_tally import all_stored, invalid_games, stored_rows, tally  # noqa: E402
 
 GUEST = ROOT / "tests" / "guest"
 GUEST_MODULES = ("table_script.py", "puzzle_script.py", "deadly_script.py", "vm_play.py")
@@ -378,23 +378,6 @@ class FinalConsole(VirtualConsole):
         return out
 
 
-def stored_rows(db: Path) -> list[tuple[str, int, int, str]]:
-    if not db.exists():
-        return []
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    try:
-        return con.execute("SELECT uid, boot, seq, body FROM events").fetchall()
-    except sqlite3.OperationalError:
-        return []
-    finally:
-        con.close()
-
-
-def all_stored(watch: Watch, db: Path) -> bool:
-    keys = {(b, s) for _, b, s, _ in stored_rows(db)}
-    return all(key in keys for key in watch.written)
-
-
 def final_power_up(bench: Bench, db: Path, quiet_s: float = 20.0) -> dict:
     """The console powered up as the virtual console on the bench's flash, the shipped
     LinkThread attached until it has stored every event written (or nothing new came for
@@ -435,65 +418,7 @@ def final_power_up(bench: Bench, db: Path, quiet_s: float = 20.0) -> dict:
     return out
 
 
-# -- the checks -----------------------------------------------------------------------------------
-def tally(watch: Watch, db: Path) -> dict:
-    """lost, duplicated (see the module's doc) and the uids the events came under."""
-    stored: dict[tuple[int, int], list[str]] = {}
-    uids = set()
-    rows = stored_rows(db)
-    for uid, boot, seq, body in rows:
-        uids.add(uid)
-        stored.setdefault((boot, seq), []).append(canonical(body))
-    lost = sum(1 for key, payloads in watch.written.items() for p in payloads if p not in stored.get(key, ()))
-    duplicated = 0
-    for key, bodies in stored.items():
-        written = watch.written.get(key, set())
-        seen: set[str] = set()
-        for body in bodies:
-            if body not in written or body in seen:
-                duplicated += 1
-            seen.add(body)
-    reused = sum(1 for p in watch.written.values() if len(p) > 1)
-    return {"lost": lost, "duplicated": duplicated, "events": watch.events(), "stored": len(rows),
-            "uids": len(uids), "reused": reused}
-
-
-def invalid_games(db: Path) -> tuple[int, list[str]]:
-    """Games the PC holds as ended that do not export to a record that validates with the
-    console's own totals (as tests/power_cuts.py checks): (ended games, what is wrong)."""
-    from doodlebox import console_record
-    from doodlebox.rules.games import read_record
-
-    if not db.exists():
-        return 0, []
-    store = Store(db, readonly=True)
-    bad: list[str] = []
-    ended = 0
-    try:
-        for game in store.games():
-            if game.get("state") != "ended":
-                continue
-            ended += 1
-            log = store.game_log(game["id"])
-            try:
-                rec, g = read_record(console_record.to_record(log), f"game {game['id']}")
-                replay = g.replay(rec)
-            except Exception as exc:   # any failure is a game that is not valid: reported, counted
-                bad.append(f"game {game['id']}: {exc}")
-                continue
-            if replay.violations or not replay.finished:
-                bad.append(f"game {game['id']}: {replay.violations[:1] or 'not finished'}")
-                continue
-            end = [e for _, e in log.events if e.get("k") == "end"]
-            report = g.as_json(replay)
-            totals = [sheet["total"] for sheet in report.get("sheets") or report.get("cards") or ()]
-            if not end or end[-1].get("p") != totals:
-                bad.append(f"game {game['id']}: the console's totals {end[-1:]} are not the PC's {totals}")
-    finally:
-        store.close()
-    return ended, [why[:200] + ("..." if len(why) > 200 else "") for why in bad]
-
-
+# -- the checks (what the PC stored: tests/pc_tally.py) ------------------------------------------
 def failure_fields(failures: list[Failure]) -> dict:
     mem = sum(1 for f in failures if f.kind == "MemoryError")
     return {"MemoryError": mem, "exceptions": len(failures) - mem,
