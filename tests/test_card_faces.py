@@ -16,6 +16,9 @@ import pytest
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.virtual import cpython_framebuf, screen
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "guest"))
+import panel_frame  # (tests/guest: the whole frame, for the tests)
+
 ROOT = Path(__file__).resolve().parent.parent
 FACES = "0123456789abcdef"
 
@@ -65,7 +68,7 @@ def draw(module, cards: str, before: list[str] | None = None) -> tuple[list[byte
     """The panel's picture of a screen with the "%" line, and the y of the cards' tops."""
     p = module.Panel(None)
     body = (before or []) + ["%" + cards]
-    frame = p.frame(["Deadly Doodles 1/7"] + body + ["P1: card? D1-D6  PASS: end round"])
+    frame = panel_frame.frame(p, ["Deadly Doodles 1/7"] + body + ["P1: card? D1-D6  PASS: end round"])
     y = module.BODY_Y + 9 * len(before or [])
     return image_of(frame), y
 
@@ -139,8 +142,8 @@ def test_every_card_but_a_draw_2_has_a_number_under_it(panel):
 
 def test_a_row_of_cards_takes_four_lines_and_the_rest_stay_on_their_rows(panel):
     p = panel.Panel(None)
-    img = image_of(p.frame(["Deadly Doodles 3/7", "%5+3X19f", "P2: card? D1-D7", "!a Trap goes in an empty room",
-                            "PC: offline"]))
+    img = image_of(panel_frame.frame(p, ["Deadly Doodles 3/7", "%5+3X19f", "P2: card? D1-D7",
+                                         "!a Trap goes in an empty room", "PC: offline"]))
     y = panel.BODY_Y
     assert screen.card_row(img, y) == "%5+3X19f"
     after = y + 4 * 9
@@ -148,16 +151,18 @@ def test_a_row_of_cards_takes_four_lines_and_the_rest_stay_on_their_rows(panel):
     text_ink = any(black(img, x, after + r) for x in range(296) for r in range(8))
     assert text_ink
     # eight cards fit across; a ninth is left off
-    img = image_of(p.frame(["t", "%123456789"]))
+    img = image_of(panel_frame.frame(p, ["t", "%123456789"]))
     assert screen.card_row(img, panel.BODY_Y) == "%12345678"
 
 
 VM_SCRIPT = """import sys
 sys.path.insert(0, '/input/firmware')
+sys.path.insert(0, '/input/tests/guest')
+from panel_frame import frame
 import binascii
 from board.panel import Panel
 p = Panel(None)
-print('BUF', binascii.hexlify(p.frame({lines!r})).decode())
+print('BUF', binascii.hexlify(frame(p, {lines!r})).decode())
 """
 
 

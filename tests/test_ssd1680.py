@@ -28,6 +28,8 @@ GUEST_SETUP = r'''
 import sys, binascii, framebuf
 if "/input/firmware" not in sys.path:
     sys.path.insert(0, "/input/firmware")
+    sys.path.insert(0, "/input/tests/guest")
+from panel_frame import frame
 from board.ssd1680 import SSD1680, whole
 from board.panel import Panel
 T = 0
@@ -57,7 +59,7 @@ def PF(p):
     # the whole frame of the lines panel p shows (it draws them a band at a time)
     if _pf[0] is not p._shown:
         _pf[0] = p._shown
-        _pf[1] = framebuf.FrameBuffer(p.frame(p._shown), 296, 128, framebuf.MONO_VLSB)
+        _pf[1] = framebuf.FrameBuffer(frame(p, p._shown), 296, 128, framebuf.MONO_VLSB)
     return _pf[1]
 
 def run(max_ms=20000, step=10):

@@ -137,18 +137,6 @@ class Panel:
             n = bb - off
         return memoryview(self.buf)[off:off + n]
 
-    def frame(self, lines):
-        """The whole frame of `lines`, band after band, in a new buffer (the tests' and the
-        self-test's: 4736 bytes)."""
-        out = bytearray(self.nbytes)
-        bb = len(self.buf)
-        for k in range((self.nbytes + bb - 1) // bb):
-            self.draw(lines, k)
-            n = min(bb, self.nbytes - k * bb)
-            out[k * bb:k * bb + n] = memoryview(self.buf)[:n]
-        self._band = -1
-        return out
-
     def draw(self, lines, k=0):
         """Band k of the screen of `lines` into buf: the rows from BAND * k (what falls
         outside is clipped by the frame buffer)."""
