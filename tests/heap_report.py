@@ -23,6 +23,11 @@ live heap after a collection:
 `game_heap(edition)` (`--game EDITION`) measures what a console holds instead: the board, the
 App in its lobby, then a game of that edition begun (the lobby let go, the game's modules in),
 each after a collection, with the interned names (qstrs) at each figure.
+
+`game_names(edition)` (`--names EDITION`) says whose those names are: every name interned once
+a game of EDITION is begun, by the compiled modules whose .mpy names it (a module loaded for a
+moment and let go still leaves its names). The VM takes a 6th pool of 640 names (~4.5 KB) at
+the 621st: what a game must stay under to save it (docs/virtual-console.md).
 """
 from __future__ import annotations
 
@@ -208,6 +213,67 @@ def game_heap(edition: str = "city", heap: str = "192K") -> dict[str, tuple[int,
     return out
 
 
+def mpy_names(path: Path) -> list[str]:
+    """The names (qstrs) a .mpy file interns when it is loaded: its qstr table, less the ones
+    MicroPython has built in (mpy v6)."""
+    data = path.read_bytes()
+    if data[:2] != b"M\x06":
+        raise ValueError(f"{path}: not an mpy v6 file")
+
+    def uint(i: int) -> tuple[int, int]:
+        v = 0
+        while True:
+            c = data[i]
+            i += 1
+            v = (v << 7) | (c & 0x7F)
+            if not c & 0x80:
+                return v, i
+
+    n, i = uint(4)
+    _objects, i = uint(i)
+    names = []
+    for _ in range(n):
+        v, i = uint(i)
+        if not v & 1:            # (odd: one of the VM's own, by its index)
+            names.append(data[i:i + (v >> 1)].decode())
+            i += (v >> 1) + 1
+    return names
+
+
+def game_names(edition: str = "city", heap: str = "192K") -> tuple[list[str], dict[str, list[str]]]:
+    """(every name interned with a game of `edition` begun, {module: the names among them that
+    only that module's .mpy has}); the key "(several)" holds names two or more modules have,
+    "(none)" those of no firmware module: the VM's guest modules and boot program, strings made
+    at run time. Straight-line at module level, like game_heap()."""
+    from doodlebox.firmware_build import compile_tree
+    from doodlebox.virtual.vm import GUEST_DIR, run_program
+
+    firmware = ROOT / "firmware"
+    files = {Path("lib") / f.name: f for f in Path(GUEST_DIR).glob("*.py")}
+    files.update({f.relative_to(firmware): f for f in firmware.rglob("*.py") if "__pycache__" not in f.parts})
+    program = GAME_PROGRAM % edition
+    program = program[:program.rindex("micropython.qstr_info()")] + "micropython.qstr_info(1)\nprint('@game', 0)\n"
+    with tempfile.TemporaryDirectory(prefix="doodlebox-heap-") as d:
+        out = compile_tree(files, Path(d))
+        r = run_program(program, Path(d), heap=heap, host_functions=_hardware().host_functions(),
+                        writable=True, guest_root="/")
+        owners: dict[str, list[str]] = {}
+        for path in out:
+            if path.suffix == ".mpy" and path.parent.name != "lib":
+                module = path.relative_to(d).with_suffix("").as_posix()
+                for name in set(mpy_names(path)):
+                    owners.setdefault(name, []).append(module)
+    interned = []
+    for line in r.stdout.splitlines():
+        if line.startswith("Q(") and line.endswith(")"):
+            interned.append(line[2:-1])
+    by: dict[str, list[str]] = {}
+    for name in interned:
+        o = owners.get(name, [])
+        by.setdefault(o[0] if len(o) == 1 else "(several)" if o else "(none)", []).append(name)
+    return interned, by
+
+
 def _hardware():
     from doodlebox.virtual.hardware import Hardware, load_pins
 
@@ -238,7 +304,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=100, help="loop steps before the last figures")
     ap.add_argument("--modules", action="store_true", help="modules only: build no board objects")
     ap.add_argument("--game", metavar="EDITION", help="what a console holds in the lobby and in a game of EDITION")
+    ap.add_argument("--names", metavar="EDITION", help="the names interned with a game of EDITION begun, by module")
     args = ap.parse_args(argv)
+    if args.names:
+        interned, by = game_names(args.names)
+        print(f"{len(interned)} names interned with a game of {args.names} begun (the 621st takes a pool of 640)")
+        for module, names in sorted(by.items(), key=lambda kv: -len(kv[1])):
+            print(f"{len(names):>4} {module}: {' '.join(sorted(names))}")
+        return 0
     if args.game:
         for name, (n, q) in game_heap(args.game).items():
             print(f"{name:8} {n:>7} bytes live, {q} qstrs")

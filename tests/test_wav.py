@@ -257,7 +257,7 @@ def test_every_tune_of_the_firmware_is_in_the_wav_where_it_was_played(tmp_path):
         run(100)                   # a gap of silence between tunes
         buzzer.play(name, now)
         t = now
-        for freq, ms in tune:
+        for freq, ms in zip(tune[::2], tune[1::2]):   # (Hz, ms) pairs, one flat tuple
             spans.append((t, t + ms, freq, name))
             t += ms
         run(t - now)
@@ -307,7 +307,7 @@ def test_the_virtual_console_plays_its_start_tune_into_the_wav(tmp_path):
     from doodlebox.virtual.console import VirtualConsole
 
     path = tmp_path / "start.wav"
-    want = [f for f, _ms in TUNES["start"]]
+    want = list(TUNES["start"][::2])   # (Hz, ms) pairs, one flat tuple
     vc = VirtualConsole(mode="vm", flash_dir=tmp_path / "flash", seed=3, wav=path).start()
     try:
         vc.press("ROLL")
@@ -338,7 +338,7 @@ def test_sim_killed_after_the_self_test_scale_leaves_it_in_the_file(tmp_path):
     """`doodlebox sim --cpython --selftest --wav FILE` as its own process, killed with SIGKILL
     once the file holds the self-test's scale: the file still plays the whole scale."""
     path = tmp_path / "scale.wav"
-    scale = [f for f, _ms in TUNES["scale"]]
+    scale = list(TUNES["scale"][::2])   # (Hz, ms) pairs
     cmd = [sys.executable, "-m", "doodlebox.cli", "sim", "--cpython", "--selftest", "--wav", str(path)]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
     heard: list[int] = []

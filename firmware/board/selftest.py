@@ -154,7 +154,7 @@ class SelfTest:
         if self.pip >= n:
             strip.write()  # all dark again
             self.step = _SCALE
-            self._send({"step": "scale", "hz": [f for f, _ms in TUNES[SCALE]], "ms": self._scale_ms()})
+            self._send({"step": "scale", "hz": self._scale(0), "ms": self._scale_ms()})
             self.board.buzzer.play(SCALE, now)
             return
         if self.pip % leds.pips == 0:
@@ -163,11 +163,13 @@ class SelfTest:
         strip[self.pip] = (m, m, m)
         strip.write()
 
+    def _scale(self, at):
+        """The scale's frequencies (at 0) or its notes' milliseconds (at 1): TUNES' pairs."""
+        tune = TUNES[SCALE]
+        return [tune[i] for i in range(at, len(tune), 2)]
+
     def _scale_ms(self):
-        total = 0
-        for _f, ms in TUNES[SCALE]:
-            total += ms
-        return total + 20  # the last note's end is seen at the next tick
+        return sum(self._scale(1)) + 20  # the last note's end is seen at the next tick
 
     def _start_panel(self, now):
         self.step = _PANEL

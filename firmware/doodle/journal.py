@@ -2,12 +2,13 @@
 # stored it, sent again after a pulled cable, a killed logger or a power cut (docs/journal.md).
 # Over the link it is go-back-N (docs/protocol.md): at most WINDOW frames in flight, all of
 # them again after a timeout. `flash` is the board's files (board/flash.py); without one the
-# records live in RAM (flashlog.RamFlash).
+# records live in RAM (flashlog.RamFlash). A record's bytes are doodle/flashrec.py; what is done
+# rarely is in doodle/journal_load.py (power-up) and doodle/journal_more.py, loaded for it (RAM).
 import sys
 
 from micropython import const
 
-from doodle import flashlog, link
+from doodle import flashrec, link
 
 # (the names with a leading _ are const(): mpy-cross puts their values where they are used, so
 # they cost no global and no interned name; the others are read by other modules and tests)
@@ -37,7 +38,10 @@ class Journal:
 
     def __init__(self, boot, flash=None, boot_saved=True):
         self.boot = boot
-        self.flash = flash if flash is not None else flashlog.RamFlash()
+        if flash is None:
+            from doodle.flashlog import RamFlash
+            flash = RamFlash()
+        self.flash = flash
         self.boot_saved = boot_saved  # boot.txt holds this boot's number: until then nothing is written or sent
         self._boot_at = 0
         self.damaged = 0          # bytes of the journal found damaged at power-up and skipped
@@ -63,9 +67,8 @@ class Journal:
         self._wat = 0            # when the oldest was made
         self._urgent = False     # write them at the next pump (a game ended)
         self._cur = -1           # this boot's segment being filled (its index), -1: none yet
-        self._flight = []  # type: list[bytes]  # frames sent, not acknowledged, oldest first
-        self._kb = []  # type: list[int]  # their boot ...
-        self._ks = []  # type: list[int]  # ... and s
+        self._kb = []  # type: list[int]  # the boot ... (of each frame sent, not acknowledged, oldest first:
+        self._ks = []  # type: list[int]  # ... and s     a resend reads them again, no frame is kept)
         self._sent_at = 0
         self._wait = RESEND_MS
         self._send = None  # type: list[int] | None  # [boot, s, segment number, offset] of the next to send
@@ -74,11 +77,12 @@ class Journal:
         self.open_game = None  # type: list[list[int]] | None  # the last game on flash if it has no end
         self._game = None  # type: list[list[int]] | None  # ... while the segments are read
         self._named = [0, ""]  # type: list  # _name's: the last segment number and its name
-        self._rec = bytearray(flashlog.RECORD_MAX)  # one record read back
-        self._page = bytearray(flashlog.PAGE)  # type: bytearray | None  # segments read through it while loading
+        self._rec = None  # type: bytearray | None  # one record read back from flash: made while older
+        # records are sent, let go once the sending has caught up (RAM)
+        self._page = bytearray(flashrec.PAGE)  # type: bytearray | None  # segments read through it while loading
         self._top = 0                 # the highest segment number (new ones are numbered after it)
-        _loader().acked(self)
-        self._todo = flashlog.segments(self.flash)   # segments still to be read (load_step)
+        self._todo = []  # type: list[int]  # segments still to be read (load_step)
+        _loader().begin(self)   # journal/acked read, the segments listed
         if self._todo:
             self._top = self._todo[-1]
         self.loading = True       # the segments are read by load_step, one per collection
@@ -101,23 +105,7 @@ class Journal:
         """[[boot, first, next]] for the oldest boots from `since` with events held (HELD_MAX - 1
         of them at most: they are sent first; the next hello names the next ones), then this
         boot (hello.held, docs/protocol.md)."""
-        out = []  # type: list[list[int]]
-        for num, boot, first, last, size in self._segs:
-            if boot == self.boot:
-                break
-            if boot < since:
-                continue
-            acked = self._acked.get(boot, 0)
-            if last > acked:
-                if out and out[-1][0] == boot:
-                    out[-1][2] = last + 1
-                elif len(out) < HELD_MAX - 1:
-                    out.append([boot, max(first, acked + 1), last + 1])
-                else:
-                    break
-        self.listed = out[-1][0] if out else since
-        out.append([self.boot, self.first(), self.next])
-        return out
+        return _rare("held_boots", self, since)
 
     def last_sent(self):
         """[boot, s] of the newest event sent and not acknowledged, or None."""
@@ -143,19 +131,12 @@ class Journal:
             self._wfirst = s
             self._wat = self._now
         at = self._wlen
-        if at + flashlog.RECORD_MAX > len(self._wbuf):
-            self._grow(flashlog.RECORD_MAX)
-        n = link.put_event(event, self._wbuf, at + flashlog.HEAD) - at - flashlog.HEAD   # the payload, in place
-        self._wlen = flashlog.seal(self._wbuf, at, self.boot, s, n)
+        if at + flashrec.RECORD_MAX > len(self._wbuf):
+            _rare("grow", self, flashrec.RECORD_MAX)
+        n = link.put_event(event, self._wbuf, at + flashrec.HEAD) - at - flashrec.HEAD   # the payload, in place
+        self._wlen = flashrec.seal(self._wbuf, at, self.boot, s, n)
         self._wn += 1
         return s
-
-    def _grow(self, need):
-        """A bigger RAM buffer (records that cannot be written yet; the app refuses presses
-        once _RAM_MAX bytes wait)."""
-        old = self._wbuf
-        self._wbuf = bytearray(max(2 * len(old), self._wlen + need))
-        self._wbuf[:self._wlen] = memoryview(old)[:self._wlen]
 
     def game_began(self, s):
         """The game whose first event is s: its records stay on flash until it ends."""
@@ -182,30 +163,30 @@ class Journal:
         while n < len(ks) and (kb[n] < boot or (kb[n] == boot and ks[n] <= s)):
             n += 1
         if n:
-            del self._flight[:n]
             del kb[:n]
             del ks[:n]
         snd = self._send
         if snd is not None and not ks and (snd[0] < boot or (snd[0] == boot and snd[1] <= s)):
-            self._send = self._locate_oldest()
+            self._send = _rare("locate_oldest", self)
 
     def rewind(self, boot=0, s=0):
         """Send again from event s of `boot` (a nak), or from the oldest not acknowledged
         (boot 0: the PC said hi)."""
         self._wait = RESEND_MS
-        del self._flight[:]
         del self._kb[:]
         del self._ks[:]
-        self._send = self._locate_oldest() if not boot else self._locate(boot, max(s, self._acked.get(boot, 0) + 1))
+        _rare("rewind", self, boot, s)
 
     def pump(self, now, out):
         """Write what waits (in blocks), then append to `out` the frames to send now: new ones
-        up to the window, all in flight again after a timeout. Returns how many."""
+        up to the window, all in flight again after a timeout (read again from flash: RAM).
+        Returns how many."""
         self._now = now
         if self.loading or not self.boot_saved:
             return 0
         if self._wn and (self._urgent or self._wlen >= _BLOCK or now - self._wat >= FLUSH_MS):
-            self._write()
+            while self._wn and self._write_some():   # until all are written, or some must wait
+                pass
         if self._acked_dirty or self._prune:
             since = now - self._acked_at
             if (self._urgent or since >= ACKED_EVERY_MS
@@ -215,20 +196,17 @@ class Journal:
             self._reclaim()          # acknowledged, and the acknowledgement on flash: let it go
         self._urgent = False
         n = 0
-        if self._flight and now - self._sent_at >= self._wait:
-            for f in self._flight:
-                out.append(f)
-            n = len(self._flight)
-            self._sent_at = now
+        if self._ks and now - self._sent_at >= self._wait:   # no ack in time: all of them again
+            wait = self._wait
+            self.rewind(self._kb[0], self._ks[0])
+            self._wait = min(wait * 2, _RESEND_MAX_MS)
             self.resends += 1
-            self._wait = min(self._wait * 2, _RESEND_MAX_MS)
-        while len(self._flight) < WINDOW and self._send is not None:
+        while len(self._ks) < WINDOW and self._send is not None:
+            if not self._ks:
+                self._sent_at = now
             frame = self._read_next()
             if frame is None:
                 break
-            if not self._flight:
-                self._sent_at = now
-            self._flight.append(frame)
             out.append(frame)
             n += 1
         if self._wdone:                      # what was written is read from flash from now on
@@ -248,19 +226,13 @@ class Journal:
             self._boot_at = now or 1
             from doodle import bootnum
             self.boot_saved = bootnum.save(self.flash, self.boot)
-
-    def _write(self):
-        """Write the waiting records to this boot's segment, a new one when it is full (a
-        segment never passes SEGMENT bytes). False when some must wait: no room (the budget is
-        full of events the PC has not stored), or the flash refused the write (write_errors;
-        tried again at the next)."""
-        while self._wn:
-            if not self._write_some():
-                return False
-        return True
+            _unload("bootnum")
 
     def _write_some(self):
-        """Write as many of the waiting records as fit in the segment being filled."""
+        """Write as many of the waiting records as fit in this boot's segment being filled, or
+        in a new one when it is full (a segment never passes SEGMENT bytes). False when they
+        must wait: no room (the budget is full of events the PC has not stored), or the flash
+        refused the write (write_errors; tried again at the next pump)."""
         segs = self._segs
         cur = segs[self._cur] if self._cur >= 0 else None
         take, k = self._fit(SEGMENT - cur[4] if cur is not None else 0)
@@ -285,7 +257,7 @@ class Journal:
             self._cur = -1
             self._wat = self._now
             if cur[4] == 0:
-                self.flash.remove(flashlog.seg_name(cur[0]))
+                self.flash.remove(flashrec.seg_name(cur[0]))
             return False
         self.no_room = False
         if cur[4] == 0:
@@ -309,7 +281,7 @@ class Journal:
         start = at = self._wdone
         k = 0
         while k < self._wn:
-            end = at + flashlog.HEAD + (buf[at + 1] | buf[at + 2] << 8) + flashlog.TAIL
+            end = at + flashrec.HEAD + (buf[at + 1] | buf[at + 2] << 8) + flashrec.TAIL
             if end - start > room:
                 break
             at = end
@@ -325,8 +297,9 @@ class Journal:
         return keep is None or boot < keep[0] or (boot == keep[0] and last < keep[1])
 
     def _reclaim(self):
+        """The oldest segment deleted (every record acknowledged, the acknowledgement on flash)."""
         num, boot = self._segs[0][0], self._segs[0][1]
-        self.flash.remove(flashlog.seg_name(num))
+        self.flash.remove(flashrec.seg_name(num))
         del self._segs[0]
         if boot in self._acked and (not self._segs or self._segs[0][1] != boot):
             self._prune = True       # its boot's last segment: journal/acked names it no more
@@ -358,10 +331,16 @@ class Journal:
         if snd is None:
             return None
         boot, s, num, at = snd
-        seg = self._seg(num)
+        seg = nxt = None
+        for sg in self._segs:                # the cursor's segment, and the one after it
+            if sg[0] == num:
+                seg = sg
+            elif sg[0] > num:
+                nxt = sg
+                break
         if seg is None or at >= seg[4]:
-            nxt = self._after(num)
             if nxt is None:
+                self._rec = None             # caught up: what comes next is sent from RAM
                 return None
             if nxt[1] != boot:               # another boot: its first whole record is next
                 if nxt[1] != self.boot and nxt[1] > self.listed:
@@ -377,10 +356,12 @@ class Journal:
                 break
         else:
             rec = self._rec
+            if rec is None:
+                rec = self._rec = bytearray(flashrec.RECORD_MAX)
             data = memoryview(rec)[:self.flash.readinto(self._name(num), rec, at)]
-        r = flashlog.read_at(data, 0)
+        r = flashrec.read_at(data, 0)
         if r is None:                        # damaged bytes: on to the next whole record
-            found = self._find(num, lambda p, b, s, a, e, at_: True, at + 1)
+            found = _rare("find", self, num, lambda p, b, s, a, e, at_: True, at + 1)
             snd[3] = seg[4] if found is None else found[1]
             return self._read_next()
         b, s, a, e, nx = r
@@ -398,55 +379,8 @@ class Journal:
     def _name(self, num):
         """A segment's file name (the last one asked for is kept: no string made per write)."""
         if num != self._named[0]:
-            self._named[0], self._named[1] = num, flashlog.seg_name(num)
+            self._named[0], self._named[1] = num, flashrec.seg_name(num)
         return self._named[1]
-
-    def _seg(self, num):
-        for seg in self._segs:
-            if seg[0] == num:
-                return seg
-        return None
-
-    def _after(self, num):
-        for seg in self._segs:
-            if seg[0] > num:
-                return seg
-        return None
-
-    def _locate_oldest(self):
-        for num, boot, first, last, size in self._segs:
-            if last > self._acked.get(boot, 0):
-                return self._locate(boot, self._acked.get(boot, 0) + 1)
-        if self._segs:
-            seg = self._segs[-1]
-            return [seg[1], seg[3] + 1, seg[0], seg[4]]
-        return None
-
-    def _locate(self, boot, s):
-        """The cursor of record s of `boot` (the first one after it if it is gone)."""
-        for num, b, first, last, size in self._segs:
-            if b > boot or (b == boot and last >= s):
-                if b != boot or s <= first:
-                    return [b, first, num, 0]
-                found = self._find(num, lambda p, rb, rs, a, e, at: rs >= s)
-                if found is not None:
-                    return [b, s, num, found[1]]      # s itself, or a stand-in for it if it was lost
-                return [b, last + 1, num, size]
-        return self._locate_oldest()
-
-    def _find(self, num, want, start=0):
-        """(s, offset) of the first whole record of segment `num` from byte `start` that
-        want(page, boot, s, a, e, at) accepts, or None."""
-        box = [None]  # type: list
-
-        def fn(p, b, s, a, e, at):
-            if want(p, b, s, a, e, at):
-                box[0] = (s, at)
-                return True
-            return False
-
-        flashlog.scan(self.flash, self._name(num), self._page or bytearray(flashlog.PAGE), fn, start)
-        return box[0]
 
     # -- power-up: doodle/journal_load.py, loaded while the flash is read (RAM) ---------------------
     def load_step(self):
@@ -469,9 +403,18 @@ def _loader():
     return __import__("doodle.journal_load", None, None, ("x",))
 
 
-def _unload():
-    """Let doodle/journal_load.py go (the next collection frees it)."""
-    sys.modules.pop("doodle.journal_load", None)
+def _rare(name, *args):
+    """doodle/journal_more.py's `name`(*args): the module loaded for it and let go after (RAM)."""
+    r = getattr(__import__("doodle.journal_more", None, None, ("x",)), name)(*args)
+    _unload("journal_more")
+    return r
+
+
+def _unload(name="journal_load"):
+    """Let doodle/<name>.py go, and doodle/flashlog.py, which it loads (the next collection frees
+    them)."""
     pkg = sys.modules.get("doodle")
-    if pkg is not None and hasattr(pkg, "journal_load"):
-        delattr(pkg, "journal_load")
+    for m in (name, "flashlog"):
+        sys.modules.pop("doodle." + m, None)
+        if pkg is not None and hasattr(pkg, m):
+            delattr(pkg, m)

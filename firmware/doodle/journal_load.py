@@ -3,10 +3,13 @@
 import json
 
 from doodle import flashlog
+from doodle.journal import _rare
 
 
-def acked(j):
-    """journal/acked: the highest s the PC acknowledged, per boot."""
+def begin(j):
+    """journal/acked read (the highest s the PC acknowledged, per boot) and the segments listed
+    (j._todo: read by step)."""
+    j._todo = flashlog.segments(j.flash)
     text = j.flash.load("journal/acked")
     if text:
         for line in text.split("\n"):
@@ -40,7 +43,7 @@ def step(j):
             j.open_game = j._game
             j.keep_from = (j._game[0][0], j._game[0][1])
         j._game = None
-        j._send = j._locate_oldest()
+        j._send = _rare("locate_oldest", j)
         for name in j.flash.files(flashlog.DIR):
             if name != "journal/acked" and flashlog.seg_number(name) < 0 and not name.endswith(".tmp"):
                 j.odd += 1

@@ -14,17 +14,18 @@ def quiet(ev):
 def dump(obj, room=4096):
     """Canonical JSON: sorted keys, no spaces, ASCII, ints only (as str)."""
     b = bytearray(room)
-    return bytes(memoryview(b)[:_put(obj, b, 0, 0)]).decode()
+    return bytes(memoryview(b)[:_put(obj, b, 0)]).decode()
 
 
 # encode() writes a frame into this one buffer by position, so a frame costs one allocation
-# (its bytes); the keys' '"key":' and the lists the keys are sorted in are kept too.
+# (its bytes); keys and words are written a character at a time and a dict's keys are taken in
+# order without a list. Nothing is kept between frames (RAM: a cache of the keys and words the
+# frames used grew to ~1.4 KB in a game just begun, more as it went on).
 _buf = bytearray(MAX_FRAME)
-_keys = {}  # type: dict[str, bytes]
-_order = ([""] * 16, [""] * 16, [""] * 16, [""] * 16)  # a dict's keys at each depth, sorted
+_mv = memoryview(_buf)
 
 
-def _put(obj, b, n, depth):
+def _put(obj, b, n):
     """Write obj's JSON into b from position n; returns the position after it."""
     if isinstance(obj, bool) or obj is None:
         return _raw(b, n, b"true" if obj is True else b"false" if obj is False else b"null")
@@ -33,39 +34,26 @@ def _put(obj, b, n, depth):
     if isinstance(obj, str):
         return _str(obj, b, n)
     if isinstance(obj, dict):
-        keys = _order[depth]
-        m = 0
-        for k in obj:           # insertion sort into the kept list: nothing allocated
-            i = m
-            while i and keys[i - 1] > k:
-                keys[i] = keys[i - 1]
-                i -= 1
-            keys[i] = k
-            m += 1
         b[n] = 123  # {
-        n += 1
-        for i in range(m):
-            if i:
-                b[n] = 44  # ,
-                n += 1
-            k = keys[i]
-            kb = _keys.get(k)
-            if kb is None:
-                kb = _keys[k] = dump(k, 256).encode() + b":"
-            n = _raw(b, n, kb)
-            n = _put(obj[k], b, n, depth + 1)
-        b[n] = 125  # }
-        return n + 1
+        k = None
+        for _ in range(len(obj)):   # the keys in order, each the least after the last: nothing allocated
+            last, k = k, None
+            for key in obj:
+                if (last is None or key > last) and (k is None or key < k):
+                    k = key
+            n = _str(k, b, n + 1)
+            b[n] = 58  # :
+            n = _put(obj[k], b, n + 1)
+            b[n] = 44  # ,
+        b[n if obj else n + 1] = 125  # } (over the last comma)
+        return n + 1 if obj else n + 2
     if isinstance(obj, (list, tuple)):
         b[n] = 91  # [
-        n += 1
-        for i in range(len(obj)):
-            if i:
-                b[n] = 44
-                n += 1
-            n = _put(obj[i], b, n, depth + 1)
-        b[n] = 93  # ]
-        return n + 1
+        for v in obj:
+            n = _put(v, b, n + 1)
+            b[n] = 44  # ,
+        b[n if obj else n + 1] = 93  # ] (over the last comma)
+        return n + 1 if obj else n + 2
     raise ValueError("cannot encode " + type(obj).__name__)
 
 
@@ -98,21 +86,10 @@ def _int(v, b, n):
     return n
 
 
+put_int = _int
+
+
 def _str(s, b, n):
-    q = _vals.get(s)
-    if q is not None:                             # a word events use again and again
-        return _raw(b, n, q)
-    if len(_vals) < 32 and len(s) <= 12:
-        end = _str_new(s, b, n)
-        _vals[s] = bytes(b[n:end])
-        return end
-    return _str_new(s, b, n)
-
-
-_vals = {}  # type: dict[str, bytes]
-
-
-def _str_new(s, b, n):
     b[n] = 34
     end = put_ascii(s, b, n + 1)
     if end < 0:                                   # control, non-ASCII, quote or backslash
@@ -122,20 +99,17 @@ def _str_new(s, b, n):
 
 
 def put_ascii(s, b, n):
-    """Write str s into b at n; the position after it, or -1 if s needs escaping in JSON."""
-    data = s.encode()
-    k = len(data)
+    """Write str s into b at n, a character at a time (nothing allocated); the position after
+    it, or -1 if s needs escaping in JSON."""
+    k = len(s)
     if n + k > len(b):
         raise ValueError("frame longer than %d bytes" % len(b))
-    b[n:n + k] = data
-    for i in range(n, n + k):
-        c = b[i]
+    for i in range(k):
+        c = ord(s[i])
         if c < 32 or c > 126 or c == 34 or c == 92:
             return -1
+        b[n + i] = c
     return n + k
-
-
-put_int = _int
 
 
 def _ascii(s):
@@ -158,7 +132,7 @@ def encode(msg):
     """msg (a dict with "t") -> one frame as bytes, "v" added."""
     msg["v"] = VERSION
     _buf[0] = 64  # @
-    return _finish(_put(msg, _buf, 1, 0))
+    return _finish(_put(msg, _buf, 1))
 
 
 def encode_event(boot, s, event):
@@ -168,13 +142,13 @@ def encode_event(boot, s, event):
 
 def dump_bytes(event):
     """An event's canonical JSON as bytes (a journal record's payload, docs/journal.md)."""
-    return bytes(_mv[:_put(event, _buf, 0, 1)])
+    return bytes(_mv[:_put(event, _buf, 0)])
 
 
 def put_event(event, b, n):
     """Write an event's canonical JSON into bytearray b from position n (a journal record's
     payload, docs/journal.md); returns the position after it."""
-    return _put(event, b, n, 1)
+    return _put(event, b, n)
 
 
 def event_frame(boot, s, payload):
@@ -192,8 +166,6 @@ def event_frame(boot, s, payload):
     b[n] = 125  # }
     return _finish(n + 1)
 
-
-_mv = memoryview(_buf)
 
 
 def _finish(n):
