@@ -138,7 +138,11 @@ def bench_core_events() -> None:
           f"{'max':>6} {'live after':>11}")
     import shutil
 
+    per_turn = []
+
+    CLAIM, VALUE = 2, 6        # firmware/doodle/rounds.py: the phases of a player's turn
     for edition in ("city", "suzhou", "treasures", "shanghai", "monsters"):
+        last_turn = -1
         # the VM's filesystem: the firmware, the guest scripts and a flash folder for the journal
         # (board/flash.py, as on the Pico)
         root = Path(tempfile.mkdtemp(prefix="doodlebox-core-"))
@@ -152,19 +156,43 @@ def bench_core_events() -> None:
         finally:
             shutil.rmtree(root)
         us, nbytes, live = [], [], 0
+        turns: list[list[int]] = []       # the presses of each turn (their us), in order
+        pending: list[int] = []
         for line in r.stdout.splitlines():
             parts = line.split()
             if parts[:1] == ["press"]:
                 us.append(int(parts[1]))
                 nbytes.append(int(parts[2]))
+                phase, turn = int(parts[3]), int(parts[4])
+                if CLAIM <= phase <= VALUE:                # a press of a player's turn
+                    pending.append(int(parts[1]))
+                    if turn != last_turn:                  # ... that completed it
+                        turns.append(pending)
+                        pending = []
+                last_turn = turn
             elif parts[:1] == ["live"]:
                 live = int(parts[1])
+        per_turn.append((edition, turns))
         us.sort()
         print(f"{edition:10} {len(us):>8} {statistics.median(us):>16.0f} {us[int(len(us) * 0.95)]:>6} "
               f"{statistics.mean(nbytes):>17.0f} {max(nbytes):>6} {live:>11}")
     print("bytes/press: allocated from a press to its frame out (button, tick, screen, dice, serial_out),")
     print("  the journal's writes to the flash folder included (board/flash.py);")
     print("  issue 9 asks <= 1 KB. live after: the core's heap after the game, collected.")
+    heading("presses per turn, the same scripted games (a die, then the square if the die leaves a choice,")
+    print("the piece, the value if more than one could be circled; PASS for a tree is one press)")
+    print(f"{'edition':10} {'turns':>6} {'presses/turn':>13} {'1':>5} {'2':>5} {'3':>5} {'4+':>5} "
+          f"{'console ms/turn':>16}")
+    for edition, turns in per_turn:
+        n = len(turns) or 1
+        count = [len(t) for t in turns]
+        share = [sum(1 for c in count if c == k) / n for k in (1, 2, 3)] + [sum(1 for c in count if c >= 4) / n]
+        ms = statistics.mean(sum(t) for t in turns) / 1000 if turns else 0
+        print(f"{edition:10} {len(turns):>6} {statistics.mean(count) if count else 0:>13.2f} "
+              + " ".join(f"{100 * x:>4.0f}%" for x in share) + f" {ms:>16.1f}")
+    print("1: a house square (nothing to draw) or PASS for a tree; 2: a die and a piece, the common turn;")
+    print("3+: a row or column to choose (a 6, a park, a breaker) or a value. console ms/turn: the firmware's")
+    print("  time for those presses in the VM on this machine (not the Pico's), panel drawing not included.")
 
 
 def bench_host_rate(tmp: Path, n: int = 20000, singles: int = 500) -> None:

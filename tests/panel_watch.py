@@ -16,7 +16,7 @@ from doodlebox.virtual.screen import panel_lines
 
 
 def line(totals: list[int]) -> str:
-    return "PC score " + " ".join(map(str, totals))
+    return "PC: if end " + "".join(f"{v:>{4 if len(totals) <= 3 else 3}}" for v in totals)
 
 
 def watch_game(tmp: Path, seed: int = 3, edition: str = "shanghai", players: int = 3, rounds: int = 5):

@@ -76,9 +76,10 @@ def test_games_lists_what_was_stored(tmp_path):
     assert head == ["#", "date", "edition", "players", "scores", "winner", "status", "from"]
     assert [row[2:4] for row in rows] == [["city", "P1, P2, P3"], ["suzhou", "P1, P2"], ["suzhou", "P1, P2"],
                                            ["city", "P1"], ["city", "P1"]]
-    assert rows[0][4:] == ["-", "-", "ended (menu)", "c0ffee boot 1"]     # its log cannot be a record: no scores
+    # its log cannot be a record: no scores; ended with MENU: ended early, no winner (ruling G1)
+    assert rows[0][4:] == ["-", "-", "ended early", "c0ffee boot 1"]
     assert [row[6] for row in rows] == [
-        "ended (menu)", "resumed by #3", "abandoned, resumes #2", "abandoned", "playing"]
+        "ended early", "resumed by #3", "abandoned, resumes #2", "abandoned", "playing"]
 
 
 GOLDEN = ROOT / "tests" / "golden"

@@ -270,6 +270,9 @@ def test_menu_ends_the_game_after_a_confirmation():
     assert c.game.phase == rounds.READY
     c.press("MENU", "ROLL")
     assert c.game.phase == rounds.OVER and c.last()["why"] == "menu"
+    lines = c.app.screen()              # ruling G1: ended early, scored as it stands, no winner
+    assert lines[0] == "City: ended early" and lines[1] == "MENU in round 0: no winner"
+    assert "winner" not in " ".join(lines[2:]) and lines[2].startswith("- P")
 
 
 # -- what was drawn and the value circled (C3, C4, C5, R10) ------------------------------------------
@@ -281,7 +284,10 @@ def test_pieces_are_entered_by_their_legend_face():  # C3
             legend = c.game.ed.LEGEND
             c.roll(4, 3, 3, 3)             # [3, 4]: a plain square in both
             assert c.press("D1") is None and c.game.phase == rounds.PIECE
-            assert " ".join(f"{f + 1}{legend[f]}" for f in range(6)) in c.screen()
+            lines = c.app.screen()         # where, what is there, and the legend's pieces drawn
+            assert lines[1] == "P1: row 3, column 4" and lines[2] == "square: piece?"
+            assert lines[3] == "%" + "".join("0123456789abcdef"[rounds.SIDES[f]] for f in legend)
+            assert lines[-1].startswith("#") and lines[-1].endswith("|" + chr(48 + c.square(3, 4)))
             assert c.press(f"D{face}") is None
             assert c.last("claim")["pc"] == legend[face - 1]
             assert c.sheet(0).pieces[c.square(3, 4)] == rounds.SIDES[legend[face - 1]]
@@ -298,7 +304,7 @@ def test_the_value_circled_is_chosen_with_pass_and_roll():  # C4, R10
     n = len(c.events)
     assert c.press("D1", "D2") is None                    # NS in the hotel: a road of 5
     assert c.game.phase == rounds.VALUE and c.game.values == [5, 4, 3]
-    assert "circle 5? ROLL yes" in c.screen()
+    assert "hotel: circle 5?\nROLL: yes  PASS: lower" in c.screen()
     assert len(c.events) == n                             # nothing sent until the value (C5)
     assert c.press("PASS", "PASS") is None and "circle 3?" in c.screen()
     assert c.press("PASS") is None and "circle 5?" in c.screen()    # wraps
@@ -419,15 +425,20 @@ def test_the_pcs_scores_replace_the_consoles_own():
     c = Console(players=2)
     c.setup()
     c.roll(4, 1, 2, 3)
-    assert "Score " in c.screen()
+    assert "If it ended   0   0" in c.screen()
     c.app.serial_in(b"", c.now)
     from doodle import link
     c.app.serial_in(link.encode({"t": "score", "g": 1, "r": 1, "p": [7, 3], "bad": 1,
                                  "why": "R1 P2: die 3 points to [3, 4]"}), c.now)
     text = c.screen()
-    assert "PC score 7 3" in text and "!PC: 1 violation(s): R1 P2: die 3" in text
+    assert "PC: if end    7   3" in text and "!PC: 1 violation(s): R1\n!P2: die 3 points to [3," in text
+    assert "             P1  P2" in text                 # no store number sent: the head names no game
     c.app.serial_in(link.encode({"t": "score", "g": 9, "r": 1, "p": [1, 1], "bad": 0, "why": ""}), c.now)
-    assert "Score " in c.screen()                      # another game's scores are not shown
+    assert "If it ended   0   0" in c.screen()       # another game's scores are not shown
+    c.app.serial_in(link.encode({"t": "score", "g": 1, "r": 1, "p": [7, 3], "bad": 0, "why": "", "id": 12}), c.now)
+    assert "game 12      P1  P2" in c.screen()          # the number `doodlebox games` gives it
+    c.press("MENU", "ROLL")
+    assert "Scores by the PC, game 12" in c.screen()
 
 
 def test_app_refuses_audibly_and_shows_why():

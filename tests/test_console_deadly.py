@@ -525,7 +525,7 @@ def test_the_bot_plays_whole_games_on_the_console(players, side, rec, seed):
     lines = c.app.screen()
     assert lines[0] == "Deadly: game over" and "Scores by the console" in lines
     for p, v in enumerate(t.final["p"]):
-        assert any(line.endswith(f"P{p + 1} {v:4d}") or f"P{p + 1} {v:4d}  winner" in line for line in lines)
+        assert any(line.endswith(f"P{p + 1} {v:4d} pts") or f"P{p + 1} {v:4d} pts  winner" in line for line in lines)
     assert [e["k"] for e in seen].count("reveal") == 7
     c.press("ROLL")
     assert c.app.game is None and "doodle.deadly" not in sys.modules and "doodle.deadly_view" not in sys.modules

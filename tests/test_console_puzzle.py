@@ -21,12 +21,33 @@ from doodle import puzzle_view as V
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle.sentences import VERDICTS, sentence
+from doodlebox.virtual import screen
 from doodlebox.virtual.vm import run_program
+from test_card_faces import image_of, panel  # noqa: F401  (panel: a fixture, board.panel under CPython)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "guest"))
+import panel_frame  # (tests/guest: the whole frame, for the tests)
 
 ROOT = Path(__file__).resolve().parent.parent
 ROLE = {"S": "star", "D": "drawy", "B": "baddy", "G": "guessy"}
 VIEW_ROLE = {"S": "star Drawy", "D": "Drawy", "B": "Baddy", "G": "Guessy"}
 GAMES = [(n, var) for n in range(3, 9) for var in ("", "behave", "showdown") if not (n == 8 and var == "behave")]
+
+
+def role_lines(roles: str) -> list[str]:
+    """The panel's roles after a deal (a `roles` event's letters): two seats a line."""
+    cells = [f"P{i + 1} {VIEW_ROLE[c]}" for i, c in enumerate(roles)]
+    return [(cells[i].ljust(18) + cells[i + 1]) if i + 1 < len(cells) else cells[i] for i in range(0, len(cells), 2)]
+
+
+def clock(left: int, paused: bool) -> str:
+    """The minute's time left as the panel shows it: "@0:42", "@0:42 PAUSED"."""
+    return f"@{left // 60}:{left % 60:02d}" + (" PAUSED" if paused else "")
+
+
+def slots(lines: list[str]) -> int:
+    """The line-slots the body takes on the panel (firmware/board/panel.py: "@" 3, "%" 4)."""
+    return sum(3 if s[:1] == "@" else 4 if s[:1] == "%" else 1 for s in lines[1:])
 
 
 def digits(n: int) -> list[str]:
@@ -90,23 +111,27 @@ class Duo:
         return self.press(keys[-1], None, last_events)
 
     def look(self) -> list[str]:
-        """The panel now: title first, at most 12 more lines of at most 37 characters."""
+        """The panel now: title first, then at most 12 line-slots (an "@" line, three times the
+        size, takes 3) of at most 37 characters (an "@" line 12)."""
         g = self.g
         lines = list(V.final(g, None) if g.over() else V.game(g, "a notice", None, "PC: offline"))
-        assert len(lines[0]) <= 18 and 2 <= len(lines) <= 13, lines
+        assert len(lines[0]) <= 18 and 2 <= len(lines) and slots(lines) <= 12, lines
         assert all(len(s.lstrip("!")) <= 37 for s in lines), lines
-        text = "\n".join(lines)
-        shown = g.phase == P.ROLES and g.shown
-        assert ("you are" in text) == shown, lines
-        if shown:
-            assert lines[1] == f"P{g.seat + 1}: you are {VIEW_ROLE[chr(g.roles[g.seat])]}"
-        if g.phase == P.MINUTE:
-            assert lines[0] == f"Time: {g.left} s" + (" PAUSED" if g.paused() else "")
+        assert all(len(s) <= 13 for s in lines if s[:1] == "@"), lines
+        assert [s for s in lines if s[:1] == "@"] == ([clock(g.left, g.paused())] if g.phase == P.MINUTE else [])
+        if g.phase == P.MINUTE:               # the seconds left in big digits, the title the round's
+            assert lines[:2] == [f"Puzzle R{g.round}/5", clock(g.left, g.paused())], lines
             assert g.left == (60000 - g.running(self.now) + 999) // 1000
+        if g.phase == P.NUMBER:               # every role face up, then the star's number
+            k = (g.players + 1) // 2
+            assert lines[1:k + 1] == role_lines(str(bytes(g.roles), "ascii")), lines
+            assert lines[k + 1] == f"P{g.star + 1} (star Drawy): choose a number 1-12", lines
         if g.phase in (P.ERASE, P.DRAW):      # the boards Baddy chooses are never shown
             step = "erase on a board?" if g.phase == P.ERASE else "draw on a board?"
             hint = "D0: ROLL for none   (PASS: back)" if g.high else "D1-D6, or D0 then ROLL: none"
-            assert lines[1:4] == ["Baddy is choosing", step, hint], lines
+            back = ["PASS: back to the erase"] if g.phase == P.DRAW and not g.high else []
+            assert lines[1:-2] == ["Baddy's Mischief: Guessy, eyes shut!", f"P{g.baddy + 1} (Baddy): {step}", hint]\
+                + back, lines
         return lines
 
     # -- the engine's side ----------------------------------------------------------------
@@ -167,17 +192,12 @@ class Duo:
         assert e["k"] == "roles" and e["r"] == st.round + 1 and e["g"] == 3
         roles = tuple(ROLE[c] for c in e["roles"])
         st.apply(E.deal(roles))               # the engine's check: 1 star, 1 Baddy (not in Behave), 1 Guessy
-        assert g.phase == P.ROLES
-        for seat in range(g.players):         # the console passed round
-            if rng.random() < 0.2:
-                self.press(rng.choice(["ROLL", "D3"]), "notnow")
-            assert g.seat == seat and not g.shown
-            self.press("PASS")
-            assert g.shown
-            if rng.random() < 0.1:
-                self.press("MENU", "menu")
-            self.press("PASS")
-        assert g.phase == P.NUMBER
+        assert g.phase == P.NUMBER            # face up: no pass round, the star's number next
+        assert self.look()[1:(g.players + 3) // 2] == role_lines(e["roles"])
+        if st.round == 1 or rng.random() < 0.2:         # round 1 has every mistake
+            self.press(rng.choice(["ROLL", "PASS"]), "notnow")
+        if st.round == 1 or rng.random() < 0.1:
+            self.press("MENU", "menu")
         self.agree()
 
     def subject(self) -> None:
@@ -274,21 +294,16 @@ class Duo:
             (e,) = self.press(f"D{s}", None, 1)
             assert e == {"k": "place", "g": 3, "r": st.round, "p": p, "slot": s}
             st.apply(E.place(s), p)
-        assert g.phase == (P.GUESS if g.behave else P.SEAT)
+        assert g.phase == (P.GUESS if g.behave else P.ERASE)     # Baddy is known: no seat asked
         assert st.phase == (E.GUESS if g.behave else E.MISCHIEF)
 
     def mischief(self) -> None:
         g, st, rng = self.g, self.state, self.rng
         baddy = st.baddy
-        for _ in range(rng.choice([0, 0, 1, 2]) if st.round > 1 else 1):   # anyone else's seat: refused
-            other = rng.choice([s for s in range(1, 13) if s != baddy + 1])
-            keys = digits(other)
-            for k in keys[:-1]:
-                self.press(k)
-            self.press(keys[-1], P.NOT_BADDY)
-            assert g.phase == P.SEAT
-        self.press_number(baddy + 1, 0)
-        assert g.phase == P.ERASE
+        assert g.phase == P.ERASE and g.baddy == baddy
+        if st.round == 1 or rng.random() < 0.2:
+            self.press("PASS", "notnow")                  # the erase is the first step: nothing before it
+            assert g.phase == P.ERASE
 
         def board(b: int, last_events: int) -> list[dict]:
             r = rng.random() if st.round > 1 else 0.0
@@ -363,9 +378,9 @@ def _no_emit(ev: dict) -> None:
 
 
 def snap(g: P.Game) -> dict:
-    """What a game is, between events (the drawing minute's clock and the pass round's place
-    are not in the journal: a minute cut by power starts again)."""
-    ph = {P.MINUTE: P.SUBJECT, P.ERASE: P.SEAT, P.DRAW: P.SEAT}.get(g.phase, g.phase)
+    """What a game is, between events (the drawing minute's clock and Baddy's erase entered
+    before the draw are not in the journal: a minute cut by power starts again)."""
+    ph = {P.MINUTE: P.SUBJECT, P.DRAW: P.ERASE}.get(g.phase, g.phase)
     return {"phase": ph, "round": g.round, "roles": bytes(g.roles), "star": g.star, "baddy": g.baddy,
             "guessy": g.guessy, "placers": bytes(g.placers), "slots": bytes(g.slots), "placed": g.placed,
             "num": g.num, "card": g.card, "asides": g.asides,
@@ -391,7 +406,7 @@ def test_random_games_agree_with_the_engine(players, var):
         assert duo.replays > 5 * (2 + 6)
     want = {"None", "notnow", "menu", "slot_twice", P.BAD_NUMBER}
     if var != "behave":
-        want |= {P.NOT_BADDY, P.BAD_BOARD}
+        want |= {P.BAD_BOARD}
     assert want <= set(whys), whys
 
 
@@ -446,8 +461,6 @@ def test_number_entry():
     for n in range(1, 13):
         duo = Duo(4, "", "beginner", seed=n, check_replay=False)
         duo.press("ROLL", None, 1)
-        for _ in range(8):
-            duo.press("PASS")
         if n > 6:
             duo.press("D0")
             duo.press("D0", P.BAD_NUMBER)
@@ -459,26 +472,133 @@ def test_number_entry():
         assert e["num"] == n and 1 <= e["card"] <= 6
 
 
-def test_mischief_seat_refusals_give_no_hint():
-    """Every seat but Baddy's, 1 to 12, is refused with the same words; Baddy's is taken."""
-    duo = Duo(8, "", "standard", seed=4, check_replay=False)
-    duo.deal()
-    duo.subject()
-    duo.minute()
-    duo.place()
-    baddy = duo.state.baddy
-    screens = set()
-    for seat in range(1, 13):
-        if seat == baddy + 1:
-            continue
-        keys = digits(seat)
-        for k in keys[:-1]:
-            duo.press(k)
-        duo.press(keys[-1], P.NOT_BADDY)
-        screens.add(tuple(duo.look()))
-    assert len(screens) == 1                      # the panel is the same whoever tried
-    duo.press_number(baddy + 1, 0)
-    assert duo.g.phase == P.ERASE
+def test_the_roles_are_dealt_face_up_and_the_star_chooses_at_once():
+    """The rulebook's deal: "Each player randomly draws 1 Role Card and places it face up in
+    front of them." ROLL deals, the panel shows every seat's role at once (two seats a line, as
+    the `roles` event has them), and the very next press is the star Drawy's number: no pass
+    round. After a subject set aside (MENU) the roles are shown again."""
+    for players, var in GAMES:
+        duo = Duo(players, var, "standard", seed=players * 3 + len(var), check_replay=False)
+        (e,) = duo.press("ROLL", None, 1)
+        g = duo.g
+        assert e["k"] == "roles" and g.phase == P.NUMBER
+        lines = V.game(g, None, None, "PC: offline")
+        k = (players + 1) // 2
+        assert lines[1:k + 1] == role_lines(e["roles"])
+        assert lines[k + 1] == f"P{g.star + 1} (star Drawy): choose a number 1-12"
+        text = "\n".join(lines)
+        for seat, c in enumerate(e["roles"]):             # every seat once, with its role
+            assert text.count(f"P{seat + 1} ") == 1 + (seat == g.star), lines
+            assert f"P{seat + 1} {VIEW_ROLE[c]}" in text
+        assert "PASS" not in text and "look away" not in text
+        (s,) = duo.press_number(1 + players % 12)         # the number at once
+        assert s["k"] == "subject" and g.phase == P.SUBJECT
+        duo.press("MENU")                                 # set aside: the roles again
+        assert V.game(g, None, None, "PC: offline")[1:k + 1] == role_lines(e["roles"])
+    g = P.Game(8, {"var": ""}, 1, lambda e: None, lambda n: 0, 0)
+    g.roles[:] = b"DSDDBDGD"
+    g._dealt(1)
+    assert V.game(g, None, None, "PC: offline") == [
+        "Puzzle R1/5",
+        "P1 Drawy          P2 star Drawy",
+        "P3 Drawy          P4 Drawy",
+        "P5 Baddy          P6 Drawy",
+        "P7 Guessy         P8 Drawy",
+        "P2 (star Drawy): choose a number 1-12",
+        "D1-D6, or D0 then D1-D6: 7-12",
+        "PC: offline"]
+
+
+def test_the_mischief_begins_at_the_erase_with_no_seat_entry():
+    """The roles are face up, so the console knows Baddy: after the last board, the panel
+    names Baddy and asks for the erase; PASS there means nothing (no step before it), PASS at
+    the draw goes back to the erase; the boards chosen are never shown. (The random games above
+    play it against the engine.)"""
+    g = a_minute(1000)
+    sent: list[dict] = []
+    g.emit = sent.append
+    g.tick(61000)
+    for k in range(P.SLOTS):
+        assert g.phase == P.PLACE and g.button(f"D{k + 1}", 62000) is None
+    assert g.phase == P.ERASE and [e["k"] for e in sent] == ["timer"] + ["place"] * 6
+    assert V.game(g, None, None, "PC: offline")[1:] == [
+        "Baddy's Mischief: Guessy, eyes shut!", "P3 (Baddy): erase on a board?", "D1-D6, or D0 then ROLL: none",
+        "PC: offline"]
+    assert g.button("PASS", 63000) == P.NOTNOW and g.phase == P.ERASE
+    assert g.button("D5", 63000) is None and g.phase == P.DRAW          # the erase, at the first press
+    assert V.game(g, None, None, "PC: offline")[1:] == [
+        "Baddy's Mischief: Guessy, eyes shut!", "P3 (Baddy): draw on a board?", "D1-D6, or D0 then ROLL: none",
+        "PASS: back to the erase", "PC: offline"]
+    assert g.button("PASS", 63000) is None and g.phase == P.ERASE
+    g.button("D2", 63000)
+    g.button("D0", 63000)
+    assert V.game(g, None, None, "PC: offline")[3] == "D0: ROLL for none   (PASS: back)"
+    assert g.button("ROLL", 63000) is None and g.phase == P.GUESS
+    assert sent[-1] == {"k": "mischief", "g": 1, "r": 1, "erase": 2, "draw": 0}
+
+
+def a_minute(at: int) -> P.Game:
+    """A game of 6 whose round 1 minute started at `at` (card 1, number 3)."""
+    g = P.Game(6, {"var": ""}, 1, lambda e: None, lambda n: 0, 0)
+    g.roles[:] = b"DSBGDD"
+    g._dealt(1)
+    g.phase = P.NUMBER                                 # (the deal itself: the test above)
+    g.button("D3", 0)
+    g.button("ROLL", at)
+    assert g.phase == P.MINUTE and g.t_start == at
+    return g
+
+
+def test_the_minute_in_big_digits():
+    """The drawing minute's time left is an "@" line (three times the size on the panel),
+    minutes and seconds; "PAUSED" beside it while paused; the title is the round's."""
+    g = a_minute(1000)
+    for running, want in ((0, "@1:00"), (999, "@1:00"), (1000, "@0:59"), (1001, "@0:59"), (2000, "@0:58"),
+                          (18000, "@0:42"), (50500, "@0:10"), (51000, "@0:09"), (59999, "@0:01")):
+        g.tick(1000 + running)
+        lines = V.game(g, None, None, "PC: offline")
+        assert lines[0] == "Puzzle R1/5" and lines[1] == want, (running, lines)
+        assert sum(s[:1] == "@" for s in lines) == 1 and slots(lines) <= 12
+    g.tick(61000)
+    assert g.phase == P.PLACE and not [s for s in V.game(g, None, None, "PC: offline") if s[:1] == "@"]
+    g = a_minute(1000)
+    g.tick(19000)
+    g.button("MENU", 19000)                            # 42 s left, paused
+    assert V.game(g, "a notice", None, "PC: offline") == [
+        "Puzzle R1/5", "@0:42 PAUSED", "Drawing: card 1, number 3", "PAUSED   (MENU: go on)",
+        "Then placing: P2 P5 P6 P1 P2 P5", "!a notice", "PC: offline"]
+
+
+def test_the_deal_the_mischief_and_the_minute_fit_the_panel(panel):  # noqa: F811
+    """Drawn by the real firmware/board/panel.py: the screens read back whole (the "@" line
+    as its big digits), 8 players with a notice."""
+    g = P.Game(8, {"var": ""}, 1, lambda e: None, random.Random(2).randrange, 0)
+    screens = []
+    g.button("ROLL", 0)
+    screens.append(list(V.game(g, "a notice", None, "PC: offline")))
+    g.button("D0", 0)
+    g.button("D6", 0)
+    g.button("ROLL", 1000)
+    g.tick(48000)
+    screens.append(list(V.game(g, "a notice", None, "PC: offline")))
+    g.button("MENU", 48000)
+    screens.append(list(V.game(g, "a notice", None, "PC: offline")))
+    g.tick(200000)
+    g.button("MENU", 200000)
+    g.tick(300000)
+    for k in range(6):
+        g.button(f"D{k + 1}", 300000)
+    screens.append(list(V.game(g, "a notice", None, "PC: offline")))
+    g.button("D1", 300000)
+    screens.append(list(V.game(g, "a notice", None, "PC: offline")))
+    assert [s[1] for s in screens[1:3]] == ["@0:13", "@0:13 PAUSED"]
+    for lines in screens:
+        assert slots(lines) <= 12
+        img = image_of(panel_frame.frame(panel.Panel(None), list(lines)))
+        assert screen.lines(img) == list(lines), lines
+        if lines[1][:1] == "@":                        # 24 px high: the next line 27 px lower
+            assert screen.read_line(img, panel.BODY_Y, 3) == lines[1][1:]
+            assert screen.read_line(img, panel.BODY_Y + 27, 1) == lines[2]
 
 
 def test_a_minute_cut_by_power_starts_again_and_events_out_of_turn_are_refused():
@@ -512,7 +632,7 @@ def test_behave_verdict_and_final_table():
         duo.play()
         lines = V.final(duo.g, None)
         checks = duo.g.shared.count(P.CHECK)
-        assert lines[0] == "Puzzle over" and lines[1] == "Ended after round 5"
+        assert lines[0] == "Puzzle: game over" and lines[1] == "Ended after round 5"
         assert lines[2] == "Shared card: " + " ".join("v" if m == P.CHECK else "x" for m in duo.g.shared) \
             + f"  {2 * checks} points"
         assert " ".join(lines[3:]).startswith(VERDICTS[checks])
@@ -527,7 +647,7 @@ def test_behave_verdict_and_final_table():
     assert ("Tied: the victory is shared" in lines) == (end["p"].count(best) > 1)
     assert lines[-2] == "Scores by the console"
     pc = (3, 5, [9, 1, 1, 1, 1, 1], 0, "")
-    assert V.final(duo.g, pc)[2].startswith("1. P1    9  winner") and V.final(duo.g, pc)[-2] == "Scores by the PC"
+    assert V.final(duo.g, pc)[2].startswith("1. P1    9 pts  winner") and V.final(duo.g, pc)[-2] == "Scores by the PC"
 
 
 def test_the_scoreboard_between_rounds():
@@ -576,8 +696,6 @@ while not g.over():
     ph = g.phase
     if ph == puzzle.DEAL or ph == puzzle.SUBJECT:
         press("ROLL")
-    elif ph == puzzle.ROLES:
-        press("PASS")
     elif ph == puzzle.NUMBER:
         press("D0"); press("D" + str(1 + g.round % 6))
     elif ph == puzzle.MINUTE:
@@ -591,8 +709,6 @@ while not g.over():
         del g.tones[:]
     elif ph == puzzle.PLACE:
         press("D" + str(1 + (g.placed * 5 + g.round) % 6))
-    elif ph == puzzle.SEAT:
-        press("D" + str(g.baddy + 1)) if g.baddy < 6 else (press("D0"), press("D" + str(g.baddy - 5)))
     elif ph == puzzle.ERASE:
         press("D" + str(g.round))
     elif ph == puzzle.DRAW:

@@ -376,7 +376,8 @@ def test_live_scores_after_each_event_that_changes_them(tmp_path):
         upto = [x for x in events[:s] if x["g"] == e["g"]]
         rp = replay(to_record(log_of([dict(x, g=1) for x in upto])))
         assert verdict.message == {"t": "score", "g": e["g"], "r": rp.state.round, "p": rp.state.scores(),
-                                   "bad": 0, "why": ""}
+                                   "bad": 0, "why": "", "id": verdict.message["id"]}
+        assert verdict.message["id"] == store.game_log_of(UID, 2, e["g"]).id
     assert verdict.kind == "end" and verdict_lines(verdict) == [
         "PC: final scores " + ", ".join(f"P{i + 1} {t}" for i, t in enumerate(puzzle.scores())) + " (no violations)"]
     assert not {"reveal", "roles", "subject", "timer", "place", "mischief"} & set(SCORED)

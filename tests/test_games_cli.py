@@ -244,7 +244,7 @@ def test_export_csv_is_a_scores_table_with_the_names(tmp_path):
     ok(doodlebox("import", str(SUZHOU), "--date", "2026-01-02", "--db", str(db)))
     out = tmp_path / "scores.csv"
     said = ok(doodlebox("export", "all", "--csv", "-o", str(out), "--db", str(db)))
-    assert said.strip() == f"{out}: 5 row(s) of 2 game(s): game, edition, date, player, seat, total, winner"
+    assert said.strip() == f"{out}: 5 row(s) of 2 game(s): game, edition, date, player, seat, total, winner, status"
     rows = list(csv.DictReader(out.open()))
     totals = state.scores()
     won = state.result().winners
@@ -254,6 +254,7 @@ def test_export_csv_is_a_scores_table_with_the_names(tmp_path):
         ("1", "monsters", "Ann", "1", str(totals[0]), str(int(0 in won))),
         ("1", "monsters", "Ben", "2", str(totals[1]), str(int(1 in won)))]
     assert rows[0]["date"] == "2026-01-02 00:00"
+    assert {r["status"] for r in rows} == {"finished"}         # each ended by its rules (ruling G1)
     ok(doodlebox("export", "1", "--csv", "-o", str(out), "--db", str(db)))
     assert [r["player"] for r in csv.DictReader(out.open())] == ["Ann", "Ben"]
     assert "cannot be written" in one_line(doodlebox("export", "1", "--csv", "-o", str(tmp_path / "no" / "x.csv"),

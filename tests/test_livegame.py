@@ -39,7 +39,8 @@ def test_a_turn_gets_the_pcs_scores_and_a_violation_is_found_once(tmp_path):
     kinds = [e["k"] for e in events]
     assert [v is not None for v in verdicts] == [k in ("game", "claim", "tree", "end") for k in kinds]
     first = verdicts[0]
-    assert first.message == {"t": "score", "g": 1, "r": 0, "p": [0, 0], "bad": 0, "why": ""}
+    assert first.message == {"t": "score", "g": 1, "r": 0, "p": [0, 0], "bad": 0, "why": "",
+                             "id": store.game_log_of("c0ffee", 2, 1).id}   # the store's number, for the panel
     assert first.label == "game 1 (console c0ffee boot 2)" and first.kind == "game"
     after_p1 = verdicts[7].message                       # P1 circled 1 for her shop
     assert (after_p1["r"], after_p1["bad"]) == (1, 0) and after_p1["p"][0] > after_p1["p"][1]
@@ -75,7 +76,7 @@ def test_describe_never_raises_on_odd_fields():
                 {"k": "end", "p": "many"}, {"k": "resume", "of": 7}, {"k": None}, {"k": "tree", "p": True}):
         assert isinstance(describe(odd), str)
     assert describe({"k": "resume", "g": 1, "of": [2, 3], "at": 17, "r": 4}) == (
-        "game 1: game 3 of boot 2 resumed after a power cut, in round 4 (from its event 17)")
+        "console's game 1 resumes its game 3 of boot 2 after a power cut, in round 4 (from its event 17)")
 
 
 def test_describe_reads_the_version_2_events():
@@ -91,7 +92,7 @@ def test_describe_reads_the_version_2_events():
 def test_describe_reads_the_card_games_events():
     """Protocol version 4: every Deadly Doodles and Doodle Puzzle event is one line for a person."""
     assert describe({"k": "game", "g": 2, "ed": "deadly", "n": 3, "var": "", "map": "b", "rec": "tally"}) == \
-        "game 2: deadly for 3 player(s), map side B, drawings tally"
+        "console's game 2: deadly for 3 player(s), map side B, drawings tally"
     assert describe({"k": "reveal", "g": 1, "r": 2, "cards": [12, 35, 3, 30, 20, 33]}) == \
         "round 2: cards 12 35 3 30 20 33 revealed"
     assert describe({"k": "draw", "g": 1, "r": 2, "p": 1, "card": 3, "room": "B1", "ends": "NS"}) == \

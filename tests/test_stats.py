@@ -195,3 +195,16 @@ def test_stats_plot_from_the_command_line(tmp_path):
     _png_ok(out.read_bytes(), 1200)
     r = doodlebox("stats", "--db", str(db), "--plot", str(tmp_path / "no" / "s.png"))
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "there is no folder" in r.stderr
+
+
+def test_two_consoles_of_one_board_are_told_apart_by_their_uids(tmp_path):
+    """Issue 20: two virtual consoles (one board id, each flash its own 8 digits) printed alike as
+    "console d00d1eb000000001": the board's dice are counted together, and each uid is named with
+    its games."""
+    store = Store(tmp_path / "g.sqlite3")
+    board = "d00d1eb000000001"
+    _store_dice(store, board + "001c1c09", [(6, [1, 2, 3])])
+    _store_dice(store, board + "0badf00d", [(6, [1, 2, 3])])
+    text = stats.text(stats.collect(store))
+    assert f"  console {board}: uids {board}001c1c09 (1 game), {board}0badf00d (1 game)" in text.splitlines()
+    assert sum(line.startswith("  console ") for line in text.splitlines()) == 1

@@ -129,8 +129,8 @@ def console(tmp_path, monkeypatch):
 
 
 def start_the_minute(c: Console) -> int:
-    """From a fresh console's lobby: Doodle Puzzle, 3 players; the roles dealt and passed
-    round, the number, then ROLL: the minute's start on the loop's clock."""
+    """From a fresh console's lobby: Doodle Puzzle, 3 players; the roles dealt (face up), the
+    number, then ROLL: the minute's start on the loop's clock."""
     c.run(500)
     for _ in range(6):                  # city, suzhou, treasures, shanghai, monsters, deadly, puzzle
         c.press("D0")
@@ -138,8 +138,6 @@ def start_the_minute(c: Console) -> int:
     c.press("ROLL")                     # the game begins (after a collection)
     c.run(300)
     c.press("ROLL")                     # the deal
-    for _ in range(6):
-        c.press("PASS")
     c.press("D0")
     c.press("D2")                       # number 8
     assert [e["k"] for e in c.events()][-3:] == ["game", "roles", "subject"]
@@ -197,8 +195,9 @@ def test_ten_beeps_and_the_alarm_at_sixty_seconds(console):
     start = start_the_minute(c)
     assert [n[1] for n in c.tones(start)][:2] == [784, 1047]           # "go"
     c.run(30000)
-    assert c.panel()[0].startswith("Time: ") and c.panel()[0].endswith(" s")
-    left = int(c.panel()[0].split()[1])
+    big = c.panel()[1]                  # the time left in big digits ("@0:30" on the panel)
+    assert c.panel()[0] == "Puzzle R1/5" and big.startswith("@0:"), c.panel()
+    left = int(big[3:])
     assert 29 <= left <= 31
     c.run(31000, until=lambda: c.app.game.phase != P.MINUTE)
     assert c.app.game.phase == P.PLACE
@@ -219,8 +218,8 @@ def test_pause_and_resume_shift_the_beeps_and_the_alarm(console):
         assert g.paused()
         a = [n for n in c.tones(start) if n[1] == PAUSE_HZ][-1][0]     # heard when MENU was read
         c.run(hold)
-        title = c.panel()[0]
-        assert title.startswith("Time: ") and title.endswith(" s PAUSED"), title
+        big = c.panel()[1]
+        assert big.startswith("@0:") and big.endswith(" PAUSED"), c.panel()
         c.press("MENU")
         assert not g.paused()
         b = [n for n in c.tones(start) if n[1] == RESUME_HZ][-1][0]

@@ -171,7 +171,7 @@ def test_a_game_that_has_just_ended_stays_live_with_its_final_scores(tmp_path):
     with WebServer(db, 0) as server:
         game = json.loads(get(server, "/api/live")[2])["game"]
     assert game["id"] == 3 and game["state"] == "ended" and game["turn"] == "the game is over"
-    assert game["scores"] == scores and game["events"][-1].startswith("game over after round 2")
+    assert game["scores"] == scores and game["events"][-1].startswith("game 3 over after round 2")
 
 
 def test_only_a_local_host_header_is_answered(site):

@@ -61,7 +61,9 @@ class Loop:
             if app.screen_rev != self.screen_rev or now - self.screen_at >= _SCREEN_EVERY_MS:
                 self.screen_rev = app.screen_rev
                 self.screen_at = now
-                board.panel.show(app.screen(), now)
+                lines = app.screen()
+                board.panel.show(lines, now, app.full_screen)
+                app.full_screen = False
             board.panel.tick(now)
             if app.collect_wanted:
                 return

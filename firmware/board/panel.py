@@ -14,12 +14,24 @@
 # 14 lines are packed at an 8 px pitch from y=16 with no rule. A line starting with "!" is
 # drawn white on a black bar (the "!" is not shown).
 #
-# A line starting with "%" is a row of card pictures (Deadly Doodles, docs/console-deadly-puzzle.md)
-# and takes the room of _CARD_SLOTS lines: each character one card, a CARD x CARD px room outline
-# from the line's top, CARD_STEP px apart from x=CARD_X. A hex digit is a path segment: a 3 px
-# line from the centre to each open side (its bits: N 1, E 2, S 4, W 8), a dead end (one side)
-# with a square stop at the centre; "X" a Trap (the two diagonals), "+" a Draw 2 (a plus and
+# A line starting with "%" is a row of card pictures (Deadly Doodles' cards, docs/console-deadly-
+# puzzle.md; a dice edition's legend) and takes the room of _CARD_SLOTS lines: each character one
+# card, a CARD x CARD px room outline from the line's top, CARD_STEP px apart from x=CARD_X
+# (CARD_STEP_MAP beside a map). A hex digit is a path segment: a 3 px line from the centre to
+# each open side (its bits: N 1, E 2, S 4, W 8), a dead end (one side) with a square stop at the
+# centre; "X" a Trap (the two diagonals), "+" a Draw 2 (a plus and
 # "2"). Every card but a Draw 2 has its number (1, 2, ... in order) under it, from y+CARD+1.
+#
+# A line starting with "@" is drawn three times the size (24 px high, up to 12 characters: a
+# timer's digits) and takes the room of _BIG_SLOTS lines.
+#
+# A line starting with "#" is a map of a sheet (the dice editions): not a line of the body but a
+# grid at the right edge (MAP_TOP down), and the body's lines are cut to the room left of it
+# (map_chars()). Character 1 is the side N ("5" or "6"), then N*N characters, the squares row by
+# row: "a".."p" a drawn piece (97 + its sides, drawn as a card's path: N 1, E 2, S 4, W 8), any
+# other character drawn in the square; then, after a "|", the marked squares (chr(48 + square)),
+# drawn black inside a 1 px white ring, with what is in them white. The columns' numbers are
+# above the grid, the rows' to its left.
 
 import framebuf
 from micropython import const
@@ -32,22 +44,39 @@ _RULE_Y = const(17)
 BODY_Y = const(19)
 CARD = const(23)          # a card picture's side (odd: a centre pixel)
 CARD_STEP = const(36)     # from one card to the next
+CARD_STEP_MAP = const(30)  # ... beside a map
 CARD_X = const(4)         # the first card's left edge
 _CARD_SLOTS = const(4)    # lines a row of cards takes (31 px: the card, a gap, its number)
 _NUMBERS = const("0123456789")
 BAND = const(32)          # rows drawn at a time (4 pages of the VLSB frame)
+_BIG = const(3)           # an "@" line's scale
+_BIG_SLOTS = const(3)     # lines an "@" line takes (27 px at a 9 px pitch)
+_BIG_CHARS = const(12)
+MAP_TOP = const(19)       # the map's column numbers; its grid from MAP_TOP + 9
 
 # 4 bits -> 8 bits, every bit doubled (bit i -> bits 2i and 2i+1):
 # bytes(sum(((n >> i) & 1) * (3 << (2 * i)) for i in range(4)) for n in range(16))
 _DOUBLE = const(b"\x00\x03\x0c\x0f\x30\x33\x3c\x3f\xc0\xc3\xcc\xcf\xf0\xf3\xfc\xff")
 
 
-# A full refresh (~2 s on the panel) clears the ghosts partial ones leave; it is made when the
-# screen has not changed for CLEAN_IDLE_MS after CLEAN_AFTER partial ones (players drawing on
-# paper), so that a new screen (a die taken, the PC's scores) never waits behind one. The
+# A full refresh (~2 s on the panel) clears the ghosts partial ones (~0.3 s) leave. It is made
+# when the app asks for one (show(..., full=True): a new round, a game begun or over, when the
+# table is rolling or reading, not waiting for the panel) and when the screen has not changed for
+# CLEAN_IDLE_MS after CLEAN_AFTER partial ones (players drawing on paper), so that a new screen
+# within a turn (a die taken, the PC's scores) never waits behind one. The
 # driver still forces one after its own, larger count (board/ssd1680.py full_every).
 CLEAN_AFTER = 20
 CLEAN_IDLE_MS = 4000
+
+
+def map_cell(n):
+    """The side of a square of an n x n map (px, its outline's 1 px shared with the next)."""
+    return 19 if n < 6 else 16
+
+
+def map_chars(n):
+    """The characters a body line keeps beside an n x n map."""
+    return (_W - 1 - n * map_cell(n) - 11) // 8
 
 
 class Panel:
@@ -149,8 +178,14 @@ class Panel:
             self._title(lines[0])
         body = lines[1:]
         n = 0
+        chars = _LINE_CHARS
         for s in body:
-            n += _CARD_SLOTS if str(s).startswith("%") else 1
+            if s.startswith("#"):
+                n_ = ord(s[1]) - 48
+                self._map(s, n_, y0)
+                chars = map_chars(n_)
+                continue
+            n += _CARD_SLOTS if s.startswith("%") else _BIG_SLOTS if s.startswith("@") else 1
         y = BODY_Y
         h = self.height
         if y + n * 9 <= h + 1:  # the last 1 px gap may fall off the bottom
@@ -165,34 +200,101 @@ class Panel:
         for s in body:
             if y >= self.height or y - 1 >= y0 + BAND:
                 break
-            s = str(s)
+            if s.startswith("#"):
+                continue
             if s.startswith("%"):
                 if y + _CARD_SLOTS * pitch > y0:
-                    self._cards(s, y - y0)
+                    self._cards(s, y - y0, CARD_STEP if chars == _LINE_CHARS else CARD_STEP_MAP, chars * 8)
                 y += _CARD_SLOTS * pitch
+                continue
+            if s.startswith("@"):
+                if y + _BIG_SLOTS * pitch > y0:
+                    self._big(s, y - y0)
+                y += _BIG_SLOTS * pitch
                 continue
             if y + pitch <= y0:         # above this band
                 y += pitch
                 continue
             if s.startswith("!"):
-                fb.fill_rect(0, y - 1 - y0, self.width, pitch, 0)
-                fb.text(s[1:_LINE_CHARS + 1], 0, y - y0, 1)
+                fb.fill_rect(0, y - 1 - y0, chars * 8 if chars < _LINE_CHARS else self.width, pitch, 0)
+                fb.text(s[1:chars + 1], 0, y - y0, 1)
             else:
-                fb.text(s[:_LINE_CHARS], 0, y - y0, 0)
+                fb.text(s[:chars], 0, y - y0, 0)
             y += pitch
 
-    def _cards(self, s, y):
-        """A "%" line: its cards side by side from the line's top, numbered under."""
+    def _big(self, s, y):
+        """An "@" line: its text three times the size, each pixel of the 8x8 font a 3x3 block."""
+        tfb = self._tfb
+        tfb.fill(1)
+        s = s[1:_BIG_CHARS + 1]
+        tfb.text(s, 0, 0, 0)
+        fb = self.fb
+        for cx in range(len(s) * 8):
+            for r in range(8):
+                if not tfb.pixel(cx, r):
+                    fb.fill_rect(cx * _BIG, y + r * _BIG, _BIG, _BIG, 0)
+
+    def _map(self, s, n, y0):
+        """A "#" line: the sheet's grid at the right edge, its numbers, its squares."""
+        fb = self.fb
+        c = map_cell(n)
+        x0 = self.width - 1 - n * c
+        top = MAP_TOP + 9 - y0
+        if top + n * c < 0 or MAP_TOP - y0 >= BAND:
+            return
+        if MAP_TOP + 8 > y0:                  # the columns' numbers are in this band
+            for i in range(n):
+                fb.text(_NUMBERS[i + 1], x0 + i * c + (c - 7) // 2, MAP_TOP - y0, 0)
+        marks = s[3 + n * n:]
+        r0 = max(0, -top // c)                # the rows of squares this band shows
+        r1 = min(n, (BAND - top) // c + 1)
+        for i in range(r0 * n, r1 * n):
+            if i % n == 0:
+                fb.text(_NUMBERS[i // n + 1], x0 - 9, top + (i // n) * c + (c - 7) // 2, 0)
+            ch = s[2 + i]
+            x = x0 + (i % n) * c
+            y = top + (i // n) * c
+            ink = 0
+            fb.rect(x, y, c + 1, c + 1, 0)
+            if chr(48 + i) in marks:      # black inside a white ring: marked squares side by side stay apart
+                fb.fill_rect(x + 2, y + 2, c - 3, c - 3, 0)
+                ink = 1
+            b = ord(ch)
+            if 97 <= b < 113:
+                if ink:
+                    self._path(b - 97, x + 2, y + 2, c - 3, 1)
+                else:
+                    self._path(b - 97, x, y, c + 1, 0)
+            elif b != 32:
+                fb.text(ch, x + (c - 7) // 2, y + (c - 7) // 2, ink)
+
+    def _path(self, m, x, y, side, ink):
+        """A piece's (or a card's) path: a 3 px line from the centre of the side x side square at
+        (x, y) to each open side in m (N 1, E 2, S 4, W 8)."""
+        fb = self.fb
+        c = side // 2
+        if m & 1:
+            fb.fill_rect(x + c - 1, y, 3, c + 2, ink)
+        if m & 2:
+            fb.fill_rect(x + c - 1, y + c - 1, side - c + 1, 3, ink)
+        if m & 4:
+            fb.fill_rect(x + c - 1, y + c - 1, 3, side - c + 1, ink)
+        if m & 8:
+            fb.fill_rect(x, y + c - 1, c + 2, 3, ink)
+
+    def _cards(self, s, y, step, width):
+        """A "%" line: its cards side by side from the line's top, `step` px apart within
+        `width`, numbered under."""
         x = CARD_X
         num = 0
         for k in range(1, len(s)):
-            if x + CARD > self.width:
+            if x + CARD > width:
                 break
             ch = s[k]
             if ch != "+":
                 num += 1
             self._card(ch, x, y, num if ch != "+" else 0)
-            x += CARD_STEP
+            x += step
 
     def _card(self, ch, x, y, num):
         fb = self.fb
@@ -209,14 +311,7 @@ class Panel:
         else:
             m = "0123456789abcdef".find(ch)
             if m > 0:
-                if m & 1:
-                    fb.fill_rect(x + c - 1, y, 3, c + 2, 0)
-                if m & 2:
-                    fb.fill_rect(x + c - 1, y + c - 1, c + 2, 3, 0)
-                if m & 4:
-                    fb.fill_rect(x + c - 1, y + c - 1, 3, c + 2, 0)
-                if m & 8:
-                    fb.fill_rect(x, y + c - 1, c + 2, 3, 0)
+                self._path(m, x, y, CARD, 0)
                 if m in (1, 2, 4, 8):       # a dead end: a stop at the centre
                     fb.fill_rect(x + c - 3, y + c - 3, 7, 7, 0)
         if 0 < num < 10:

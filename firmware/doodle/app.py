@@ -15,7 +15,7 @@ from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.5.1"
+FW_VERSION = "0.6.0"
 NOTICE_MS = const(3000)
 _LINK_TIMEOUT_MS = const(5000)
 
@@ -63,7 +63,7 @@ class App:
         self.opts = {}  # type: dict[str, str]  # the card games' options: lobby.load sets each to its default
         self._game_ver = -1       # its version the screen was made for
         self._base = []  # type: list[str]  # doodle modules loaded before the game: kept after it
-        self.pc = None            # the PC's last score message: (g, r, totals, bad, why)
+        self.pc = None            # the PC's last score message: (g, r, totals, bad, why, the store's id)
         self.confirm_end = False
         self.notice = ""
         self._told = ""           # the reason the notice says, while _tell() keeps it
@@ -78,6 +78,8 @@ class App:
         self.screen_rev = 1
         self._screen = None
         self._screen_at = -1
+        self._title = None        # the title of the game's screen last made (None: no game)
+        self.full_screen = False  # the panel should refresh fully (the loop clears it)
         self._dice = [[0, 0, i == 0] for i in range(self.dice_.count)]
         self._dice_at = -1
         self._link = [-1, -1, ""]  # type: list  # (link up, events held, the line): link_line()'s cache
@@ -222,10 +224,11 @@ class App:
         elif g.over() and self._after is None:
             lines = _module(g.FINAL).final(g, self.pc)
         else:
-            lines = _module(g.VIEW).game(g, self.notice, self.pc, self.link_line())
-            if self.confirm_end:
-                lines = list(lines)
-                lines.insert(1, "!End game? ROLL yes, other no")
+            lines = _module(g.VIEW).game(g, "End game? ROLL: yes, another button: no" if self.confirm_end
+                                         else self.notice, self.pc, self.link_line())
+        if (g is not None or self._title is not None) and lines[0] != self._title:
+            self.full_screen = True   # a game's new title: a round, the game begun or over
+            self._title = lines[0] if g is not None else None
         self._screen = lines
         return lines
 
@@ -322,7 +325,9 @@ class App:
             self._tx.append(link.encode({"t": "err", "why": "bad score"}))
             return
         why = msg.get("why")
-        self.pc = (g, msg.get("r", 0), p, msg.get("bad", 0), why if isinstance(why, str) else "")
+        gid = msg.get("id", 0)   # the store's number of the game (0: not sent)
+        self.pc = (g, msg.get("r", 0), p, msg.get("bad", 0), why if isinstance(why, str) else "",
+                   gid if isinstance(gid, int) else 0)
         self.screen_rev += 1
 
     # -- helpers ------------------------------------------------------------------------

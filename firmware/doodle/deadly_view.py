@@ -151,15 +151,19 @@ def final(g, pc):
     mine = g.points()
     by_pc = _for_game(g, pc)
     pts = pc[2] if by_pc else mine
-    won = winners(g, pts)
-    lines = ["Deadly: game over",
+    early = g.ending == "menu"     # ruling G1 (docs/rulings.md): ended early, no winner
+    won = [] if early else winners(g, pts)
+    lines = ["Deadly: ended early" if early else "Deadly: game over",
              "Map %s, %s; %s %d" % (g.side.upper(), "full capture" if g.full else "tallies",
-                                    "after round" if g.ending == "rounds" else "ended in round", g.round)]
+                                    "after round" if g.ending == "rounds" else "MENU in round", g.round)]
     order = sorted(range(g.players), key=lambda p: -pts[p])
     for k in range(len(order)):
         p = order[k]
-        lines.append("%d. P%d %4d%s" % (k + 1, p + 1, pts[p], "  winner" if p in won else ""))
-    if g.solo:
+        lines.append("%s P%d %4d pts%s" % ("-" if early else "%d." % (k + 1), p + 1, pts[p],
+                                          "  winner" if p in won else ""))
+    if early:
+        lines.append("No winner: ended early")
+    elif g.solo:
         lines.append("Solo: beat your best score")
     elif len(won) > 1:
         lines.append("Tied: the victory is shared")

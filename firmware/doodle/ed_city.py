@@ -21,3 +21,6 @@ GROUPS = (((4,), (4,)),)  # (kinds, points of each)
 END = ((2, 15), (3, 10))  # (kind, value): circling it ends the game
 RANKS = ((0, 'Try again!'), (30, 'Tenant'), (50, 'Landlord'), (70, 'Entrepreneur'), (90, 'Mayor'), (105, 'President'), (120, 'World Power'))
 WORDS = {'road': 'road', 'hotel': 'hotel', 'shop': 'shop', 'skyscraper': 'skyscraper', 'floor': 'floor', 'park': 'park', 'tree': 'tree', 'trees': 'trees', 'barrel': 'barrel'}
+NAMES = ('square', 'house square', 'hotel', 'shop', 'taxi', 'bus', 'skyscraper', 'park')  # the sheet's word for each kind of square
+MARKS = b'  HSTBSP'  # each kind's letter on the panel's map (a house square: its houses left)
+COLUMN_DIE = 'Blue'

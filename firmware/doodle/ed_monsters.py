@@ -21,3 +21,6 @@ GROUPS = (((4, 5), (3, 5)),)  # (kinds, points of each)
 END = ((2, 18), (6, 18))  # (kind, value): circling it ends the game
 RANKS = ()
 WORDS = {'road': 'route', 'hotel': 'monster', 'shop': 'shop', 'skyscraper': 'kraken', 'floor': 'tentacle', 'park': 'breaker', 'tree': 'bottle', 'trees': 'bottles', 'barrel': 'barrel'}
+NAMES = ('square', 'house', 'monster', 'shop', 'schooner', 'galleon', 'kraken', 'breaker')  # the sheet's word for each kind of square
+MARKS = b'  MSSGKB'  # each kind's letter on the panel's map (a house square: its houses left)
+COLUMN_DIE = 'Black'

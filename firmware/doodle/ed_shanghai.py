@@ -21,3 +21,6 @@ GROUPS = (((4,), (3,)), ((5,), (5,)))  # (kinds, points of each)
 END = ((2, 18), (6, 18))  # (kind, value): circling it ends the game
 RANKS = ()
 WORDS = {'road': 'road', 'hotel': 'hotel', 'shop': 'shop', 'skyscraper': 'sky scraper', 'floor': 'floor', 'park': 'park', 'tree': 'tree', 'trees': 'trees', 'barrel': 'barrel'}
+NAMES = ('square', 'house', 'hotel', 'shop', 'taxi', 'bus', 'sky scraper', 'park')  # the sheet's word for each kind of square
+MARKS = b'  HSTBSP'  # each kind's letter on the panel's map (a house square: its houses left)
+COLUMN_DIE = 'Blue'

@@ -21,3 +21,6 @@ GROUPS = (((4,), (4,)),)  # (kinds, points of each)
 END = ((2, 15), (3, 10))  # (kind, value): circling it ends the game
 RANKS = ((0, 'None, try again!'), (30, 'Cabin Boy'), (50, 'Sea Wolf'), (70, 'Quartermaster'), (90, 'Captain'), (105, 'Admiral'), (120, 'King or Queen of the Pirates'))
 WORDS = {'road': 'route', 'hotel': 'monster', 'shop': 'treasure island', 'skyscraper': 'skyscraper', 'floor': 'floor', 'park': 'park', 'tree': 'bottle', 'trees': 'bottles', 'barrel': 'barrel'}
+NAMES = ('square', 'archipelago', 'monster', 'treasure island', 'ship', 'bus', 'skyscraper', 'park')  # the sheet's word for each kind of square
+MARKS = b'  MTSBSP'  # each kind's letter on the panel's map (a house square: its houses left)
+COLUMN_DIE = 'Black'

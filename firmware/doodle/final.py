@@ -21,20 +21,29 @@ def rank(game, total):
 
 
 def final(g, pc):
+    """The final table: each player's total and trees (bottles) crossed out, best first; the
+    winner and the tie-break, or, for a game ended with MENU, no winner (ruling G1 in
+    docs/rulings.md: ended early, scored as it stands); the solo rank; whose scores they are."""
     ed = g.ed
     mine = g.points()
     pts = pc[2] if pc is not None and pc[0] == g.number and len(pc[2]) == g.players else mine
-    won = winners(g, pts)
-    lines = ["%s over" % ed.SHORT, "Ended in round %d: %s" % (g.round, ", ".join(g.endings) or "menu")]
+    early = not g.endings
+    won = [] if early or g.solo else winners(g, pts)
+    if early:
+        lines = ["%s: ended early" % ed.SHORT, "MENU in round %d: no winner" % g.round]
+    else:
+        lines = ["%s: game over" % ed.SHORT, "Ended in round %d: %s" % (g.round, ", ".join(g.endings))]
     order = sorted(range(g.players), key=lambda p: (-pts[p], g.sheets[p].trees))
     for k in range(len(order)):
         p = order[k]
-        lines.append("%d. P%d %4d  %d %s%s" % (k + 1, p + 1, pts[p], g.sheets[p].trees, ed.WORDS["trees"],
-                                                "  winner" if p in won and not g.solo else ""))
+        lines.append("%s P%d %4d pts  %d %s out%s" % ("-" if early else "%d." % (k + 1), p + 1, pts[p],
+                                                     g.sheets[p].trees, ed.WORDS["trees"],
+                                                     "  winner" if p in won else ""))
     if g.solo:
-        lines.append("Rank: " + rank(g, pts[0]))
+        lines.append("Rank: none (ended early)" if early else "Rank: " + rank(g, pts[0]))
     elif len(won) > 1:
         lines.append("Tied: the victory is shared")
-    lines.append("Scores by the %s" % ("PC" if pts is not mine else "console"))
+    lines.append("Scores by the PC, game %d" % pc[5] if pts is not mine and pc[5] else
+                 "Scores by the %s" % ("PC" if pts is not mine else "console"))
     lines.append("ROLL: back to the lobby")
     return lines

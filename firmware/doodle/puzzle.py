@@ -1,7 +1,7 @@
 # doodlebox Doodle Puzzle: the role dealer, the subject, the one-minute drawing timer, the
 # placing order, Baddy's Mischief, the guess and the Showdown challenge, the scoreboard.
 # docs/console-deadly-puzzle.md ("Doodle Puzzle", "Inside the firmware: a game module"); the
-# rules as the PC's engine reads them (host/doodlebox/rules/puzzle/engine.py, rulings P1-P11).
+# rules as the PC's engine reads them (host/doodlebox/rules/puzzle/engine.py, rulings P1-P13).
 # Loaded only while a Doodle Puzzle game is played (doodle/app.py).
 
 from micropython import const
@@ -12,13 +12,11 @@ _WHY_SLOT_TWICE = const("slot_twice")
 # -- end of the generated block --
 
 DEAL = const(0)       # ROLL deals the next round's roles (the scoreboard is shown)
-ROLES = const(1)      # the console passed round: PASS shows a role, PASS hides it
-NUMBER = const(2)     # the star Drawy enters a number 1..12
+NUMBER = const(2)     # the roles are shown face up; the star Drawy enters a number 1..12
 SUBJECT = const(3)    # the card is shown: ROLL starts the minute, MENU sets it aside
 MINUTE = const(4)     # the drawing minute runs (MENU pauses and resumes)
 PLACE = const(5)      # the Drawys place their boards, the star first
-SEAT = const(6)       # Baddy's Mischief: Baddy enters their seat
-ERASE = const(7)      # ... the board erased (0: none)
+ERASE = const(7)      # Baddy's Mischief: the board erased (0: none)
 DRAW = const(8)       # ... the board drawn on (0: none)
 GUESS = const(9)      # ROLL right, PASS wrong
 CHALLENGE = const(10)  # Showdown, after a wrong guess: D1..D6, PASS none
@@ -42,7 +40,6 @@ MENU = "menu"         # MENU here asks "End game?" (the app asks, and calls end(
 # refusals of how a number was entered: shown, not sent (docs/protocol.md)
 BAD_NUMBER = "a number is 1-12"
 BAD_BOARD = "a board is 1-6"
-NOT_BADDY = "only Baddy may sabotage"
 # what the panel says for a rule id this game sends
 REASONS = {_WHY_SLOT_TWICE: "that slot is filled"}
 CARDS = {"standard": 16, "beginner": 6}
@@ -86,8 +83,6 @@ class Game:
         self.placers = bytearray(SLOTS)   # who places the 1st..6th board
         self.slots = bytearray(SLOTS)     # seat + 1 whose board fills slot 1..6 (0: empty)
         self.placed = 0
-        self.seat = 0             # the pass round: whose role is asked (ROLES)
-        self.shown = False        # ... and shown now
         self.high = False         # D0 pressed: the next D1..D6 is 7..12
         self.num = 0              # the star's number
         self.card = 0             # the subject card
@@ -123,8 +118,6 @@ class Game:
     def current(self):
         """The seat whose step it is (-1: the table's, or nobody's)."""
         ph = self.phase
-        if ph == ROLES:
-            return self.seat
         if ph == NUMBER or ph == SUBJECT or ph == MINUTE:
             return self.star
         if ph == PLACE:
@@ -158,7 +151,7 @@ class Game:
         sent = self.sent
         why = self._button(name, now)
         if why is None and len(self.tones) == tones:
-            self.tones.append("choose" if self.sent == sent else "roll" if self.phase == ROLES else "claim")
+            self.tones.append("choose" if self.sent == sent else "roll" if self.phase == NUMBER else "claim")
         return why
 
     def _button(self, name, now):
@@ -177,18 +170,6 @@ class Game:
             if name != "ROLL":
                 return NOTNOW
             self._deal()
-            return None
-        if ph == ROLES:
-            if name != "PASS":
-                return NOTNOW
-            if not self.shown:
-                self.shown = True
-            else:
-                self.shown = False
-                self.seat += 1
-                if self.seat >= self.players:
-                    self.phase = NUMBER
-            self._changed()
             return None
         if ph == NUMBER:
             n = self._entry(name, 12)
@@ -218,18 +199,9 @@ class Game:
                 return _WHY_SLOT_TWICE
             self._place(n)
             return None
-        if ph == SEAT:
-            n = self._entry(name, 12)     # (any seat but Baddy's is refused alike: no hint)
-            if n is None or isinstance(n, str):
-                return n
-            if n != self.baddy + 1:
-                return NOT_BADDY
-            self.phase = ERASE
-            self._changed()
-            return None
         if ph == ERASE or ph == DRAW:
-            if name == "PASS" and not self.high:     # back one step: the draw to the erase, the erase to the seat
-                self.phase = ERASE if ph == DRAW else SEAT
+            if name == "PASS" and not self.high and ph == DRAW:    # back to the erase (at the erase: nothing)
+                self.phase = ERASE
                 self._changed()
                 return None
             if name == "ROLL" and not self.high:
@@ -381,8 +353,6 @@ class Game:
         for i in range(SLOTS):
             self.slots[i] = 0
         self.placed = 0
-        self.seat = 0
-        self.shown = False
         self.high = False
         self.num = self.card = 0
         self.asides = 0
@@ -390,7 +360,7 @@ class Game:
         self.right = False
         self.challenged = 0
         self.won = False
-        self.phase = ROLES
+        self.phase = NUMBER     # the roles face up (ruling P13): the star Drawy's number next
         self._changed()
 
     def _subject(self, num, card):
@@ -406,7 +376,7 @@ class Game:
         self.slots[slot - 1] = p + 1
         self.placed += 1
         if self.placed == SLOTS:
-            self.phase = GUESS if self.behave else SEAT
+            self.phase = GUESS if self.behave else ERASE    # Baddy is known: no seat asked (P13)
         self._changed()
         self._ev({"k": "place", "g": self.number, "r": self.round, "p": p, "slot": slot})
 

@@ -1,7 +1,7 @@
 # doodlebox Doodle Puzzle after a power cut: a game's events read back from the journal
 # applied again (docs/journal.md); doodle/puzzle.py loads this only for a game resumed (RAM).
 from doodle.link import quiet
-from doodle.puzzle import CHALLENGE, DEAL, DRAW, GUESS, OVER, PLACE, ROLES, SEAT, SLOTS, SUBJECT
+from doodle.puzzle import CHALLENGE, DEAL, ERASE, GUESS, NUMBER, OVER, PLACE, SLOTS, SUBJECT
 
 
 def replay(g, ev):
@@ -25,7 +25,7 @@ def replay(g, ev):
                 g.roles[i] = ord(r[i])
             g._dealt(ev["r"])
         elif k == "subject":
-            if ph < ROLES or ph > SUBJECT or not 1 <= ev["num"] <= 12 or not 1 <= ev["card"] <= g.cards:
+            if ph < NUMBER or ph > SUBJECT or not 1 <= ev["num"] <= 12 or not 1 <= ev["card"] <= g.cards:
                 raise ValueError("subject out of turn")
             if ph == SUBJECT:
                 g.asides += 1
@@ -42,7 +42,7 @@ def replay(g, ev):
                 raise ValueError("place out of turn")
             g._place(s)
         elif k == "mischief":
-            if ph < SEAT or ph > DRAW or not 0 <= ev["erase"] <= SLOTS or not 0 <= ev["draw"] <= SLOTS:
+            if ph != ERASE or not 0 <= ev["erase"] <= SLOTS or not 0 <= ev["draw"] <= SLOTS:
                 raise ValueError("mischief out of turn")
             g._mischief(ev["erase"], ev["draw"])
         elif k == "guess":

@@ -1,7 +1,8 @@
 # doodlebox Doodle Puzzle's panel: the screen during a game and the final table, as lines of
-# text (title first, at most 12 more of 37 characters; "!" before a line draws it on a black
-# bar), from doodle/puzzle.py's Game. docs/console-deadly-puzzle.md. A role is shown only while
-# its player holds the console (the pass round); Baddy's boards are never shown.
+# text (title first, then at most 12 line-slots of 37 characters; "!" before a line draws it on
+# a black bar, "@" three times the size in 3 slots: the minute's time left), from
+# doodle/puzzle.py's Game. docs/console-deadly-puzzle.md. Every role is shown face up after the
+# deal (ruling P13); Baddy's boards are never shown.
 from doodle import puzzle as P
 from doodle.link import put_int
 
@@ -10,6 +11,7 @@ _WV = memoryview(_W)
 _MARK = (b".", b"v", b"x")   # a round's mark: not scored, check mark, cross
 _ROLE = {P.STAR: b"star Drawy", P.DRAWY: b"Drawy", P.BADDY: b"Baddy", P.GUESSY: b"Guessy"}
 TOTAL_AT = 30           # the column of a Scorecard's total
+ROLE_AT = 18            # the column of the second seat's role
 
 
 def _b(n, data):
@@ -41,9 +43,6 @@ def _line(*parts):
 
 
 def _title(g):
-    if g.phase == P.MINUTE:
-        n = _b(_i(_b(0, b"Time: "), g.left), b" s")
-        return _text(_b(n, b" PAUSED") if g.paused() else n)
     if not g.round:
         return "Doodle Puzzle"
     return _line(b"Puzzle R", g.round, b"/5")
@@ -69,6 +68,18 @@ def _slots(g):
         who = g.slots[s]
         n = _seat(n, who - 1) if who else _b(n, b"-")
     return _text(n)
+
+
+def _role(n, p, g):
+    """ "P3 Baddy" at n."""
+    return _b(_b(_seat(n, p), b" "), _ROLE[g.roles[p]])
+
+
+def _clock(g):
+    """The time left in big digits: "@0:42", "@0:42 PAUSED"."""
+    n = _b(_i(_b(0, b"@"), g.left // 60), b":0" if g.left % 60 < 10 else b":")
+    n = _i(n, g.left % 60)
+    return _text(_b(n, b" PAUSED") if g.paused() else n)
 
 
 def _entry_hint(g, more):
@@ -130,18 +141,17 @@ def _body(g, pc, out):
         out.append(_line(b"ROLL deals round ", g.round + 1))
         _scoreboard(g, pc, out)
         return
-    if ph == P.ROLES:
-        if g.shown:
-            out.append(_text(_b(_b(_seat(0, g.seat), b": you are "), _ROLE[g.roles[g.seat]])))
-            out.append("PASS hides it")
-        else:
-            out.append(_text(_b(_seat(0, g.seat), b": PASS shows your role")))
-            out.append("(the others look away)")
-        return
     star = _text(_b(_seat(0, g.star), b" is the star Drawy"))
-    if ph == P.NUMBER:
-        out.append(star)
-        out.append(_text(_b(_seat(0, g.star), b": choose a number 1-12")))
+    if ph == P.NUMBER:                  # the roles face up, two seats a line
+        for p in range(0, g.players, 2):
+            n = _role(0, p, g)
+            if p + 1 < g.players:
+                while n < ROLE_AT:
+                    _W[n] = 32
+                    n += 1
+                n = _role(n, p + 1, g)
+            out.append(_text(n))
+        out.append(_text(_b(_seat(0, g.star), b" (star Drawy): choose a number 1-12")))
         out.append(_entry_hint(g, "D1-D6, or D0 then D1-D6: 7-12"))
         return
     if ph == P.SUBJECT:
@@ -151,6 +161,7 @@ def _body(g, pc, out):
         out.append("MENU: set it aside, choose again")
         return
     if ph == P.MINUTE:
+        out.append(_clock(g))
         out.append(_line(b"Drawing: card ", g.card, b", number ", g.num))
         out.append("PAUSED   (MENU: go on)" if g.paused() else "Drawys draw!   (MENU: pause)")
         out.append(_order(g, b"Then placing:"))
@@ -160,15 +171,13 @@ def _body(g, pc, out):
         out.append(_order(g, b"Order:"))
         out.append(_slots(g))
         return
-    if ph == P.SEAT:
-        out.append("Baddy's Mischief (Guessy: eyes shut)")
-        out.append("Baddy: your seat number?")
-        out.append(_entry_hint(g, "D1-D6, or D0 then D1-D2: 7-8" if g.players > 6 else "D1-D6"))
-        return
     if ph == P.ERASE or ph == P.DRAW:
-        out.append("Baddy is choosing")
-        out.append("erase on a board?" if ph == P.ERASE else "draw on a board?")
+        out.append("Baddy's Mischief: Guessy, eyes shut!")
+        out.append(_text(_b(_seat(0, g.baddy), b" (Baddy): erase on a board?" if ph == P.ERASE
+                            else b" (Baddy): draw on a board?")))
         out.append("D0: ROLL for none   (PASS: back)" if g.high else "D1-D6, or D0 then ROLL: none")
+        if ph == P.DRAW and not g.high:
+            out.append("PASS: back to the erase")
         return
     if ph == P.GUESS:
         out.append(_text(_b(_seat(0, g.guessy), b" (Guessy) guesses aloud")))
@@ -251,21 +260,26 @@ def final(g, pc):
     """The final table: every total, highest first, and the winners (ties share); in Behave
     the shared Scorecard and the rulebook's verdict."""
     pts = _points(g, pc)
-    lines = ["Puzzle over",
-             "Ended after round 5" if g.ended == "rounds" else "Ended in round %d (menu)" % g.round]
+    early = g.ended == "menu"      # ruling G1 (docs/rulings.md): ended early, no winner
+    lines = ["Puzzle: ended early" if early else "Puzzle: game over",
+             "Ended after round 5" if not early else "MENU in round %d: no winner" % g.round]
     if g.behave:
         checks = 0
         for m in g.shared:
             if m == P.CHECK:
                 checks += 1
         lines.append(_shared_line(g, pts))
-        lines.extend(wrap(VERDICTS[checks]))
+        if early:
+            lines.append("No verdict: ended early")
+        else:
+            lines.extend(wrap(VERDICTS[checks]))
     else:
-        won = winners(pts)
+        won = [] if early else winners(pts)
         order = sorted(range(g.players), key=lambda p: -pts[p])
         for k in range(len(order)):
             p = order[k]
-            lines.append("%d. P%d %4d%s" % (k + 1, p + 1, pts[p], "  winner" if p in won else ""))
+            lines.append("%s P%d %4d pts%s" % ("-" if early else "%d." % (k + 1), p + 1, pts[p],
+                                              "  winner" if p in won else ""))
         if len(won) > 1:
             lines.append("Tied: the victory is shared")
     lines.append("Scores by the %s" % ("PC" if pts is not g.points() else "console"))

@@ -80,7 +80,7 @@ class Game:
         self._stale = True             # a turn changed something since they were counted
         self.scored = 0                # +1 each time a total changes (the panel's score line)
         self.version = 0       # +1 at every roll and finished turn: what the screen caches by
-        self.lines = [-1, ""] * 9       # doodle/view.py's cache: (signature, line) per line
+        self.lines = [-1, ""] * 12      # doodle/view.py's cache: (signature, line) per line
         self.pc = None                  # the PC's scores being shown (doodle/view.py)
         self.legend = ""       # the legend as the panel shows it (built once)
         self.pass_hint = "  (PASS: %s)" % ed.WORDS["tree"] if self.can_pass else ""

@@ -1,10 +1,10 @@
 """A table of players for a whole game of Doodle Puzzle on a console (`doodlebox demo --edition
 puzzle`, the tests), modelled on bot.py: the bot chooses the game in the lobby, then plays it
-by pressing the console's buttons as people would (docs/console-deadly-puzzle.md): ROLL deals,
-the console goes round for each role (PASS shows, PASS hides), the star's number, the drawing
-minute (which must run out: the virtual console's clock is real time, so a game takes five
-minutes and a little more), the boards placed in the order the console shows, Baddy's seat
-and Mischief, the table's verdict, the Showdown challenge. Every choice is a legal action of
+by pressing the console's buttons as people would (docs/console-deadly-puzzle.md): ROLL deals
+the roles face up (the panel shows them all; no press), the star's number, the drawing minute
+(which must run out: the virtual console's clock is real time, so a game takes five minutes and
+a little more), the boards placed in the order the console shows, Baddy's Mischief (the
+console knows Baddy: the boards only), the table's verdict, the Showdown challenge. Every choice is a legal action of
 the PC's rules engine, chosen at random, and every event the console sends is checked against
 the engine as it arrives: the deal and the subject card (the console's chance) are applied
 to the engine, the minute must be 60 s of running time, a placement must be the engine's
@@ -104,9 +104,6 @@ class Table(Players):
         if not isinstance(letters, str) or any(c not in ROLE_LETTERS for c in letters):
             raise BotError(f"the console dealt {e}")
         self._apply(state, E.deal(tuple(ROLE_LETTERS[c] for c in letters)), None, e)
-        for _ in range(state.game.players):    # the console goes round: PASS shows, PASS hides
-            self.press("PASS")
-            self.press("PASS")
 
     def _subject(self, state: E.State) -> None:
         while True:
@@ -163,7 +160,6 @@ class Table(Players):
         return refused
 
     def _mischief(self, state: E.State) -> None:
-        self._presses(number_presses(state.baddy + 1))    # Baddy's seat
         erase = self.rng.choice([0, 0, 1, 2, 3, 4, 5, 6])
         draw = self.rng.choice([0, 0, 1, 2, 3, 4, 5, 6])
         self._presses(board_presses(erase) + board_presses(draw))

@@ -20,6 +20,7 @@ wrong is left to the rules engine: the record is written so that validation find
 from __future__ import annotations
 
 from doodlebox.link.schema import COMMON as COMMON_EVENTS
+from doodlebox.rules import ending
 from doodlebox.rules.console import ConsoleEvent, ConsoleLogError, ConsoleRecord, Stream
 from doodlebox.rules.deadly.console import DeadlyRecord
 from doodlebox.rules.dice.console import DiceRecord
@@ -68,6 +69,7 @@ class ConsoleGame:
         self.label, self.boot, self.part = label, boot, first
         self.game: ConsoleRecord | None = None
         self.ended: int | None = None
+        self.early = False        # its `end` says the table stopped it (ruling G1)
         self.taken = 0
 
     def take(self, seq: int, e: dict, origin: tuple[int, int]) -> None:
@@ -110,13 +112,18 @@ class ConsoleGame:
             raise ev.bad(f"after the game's end (event {self.ended})")
         if kind == "end":
             self.ended = seq
+            self.early = e.get("why") in ending.EARLY_REASONS
         elif kind != "refuse":       # a refused press changed nothing
             game.take(ev)
 
     def record(self) -> dict:
-        """The record of the events taken."""
+        """The record of the events taken; a game the table ended with MENU says "ended": "early"
+        (ruling G1, rules/ending.py)."""
         assert self.game is not None
-        return self.game.record(self.label)
+        out = self.game.record(self.label)
+        if self.early:
+            out[ending.FIELD] = ending.FIELD_EARLY
+        return out
 
     def so_far(self) -> dict:
         """The record of the events taken as its game's Stream replays it, made cheaply: the same

@@ -83,6 +83,12 @@ def edition_module(path: Path) -> str:
     floor = lay.names.get("floors", "floors")
     words = {w: lay.word(w) for w in WORDS}
     words["floor"] = floor[:-1] if floor.endswith("s") else floor
+    names = tuple("square" if k == "plain" else lay.word(k) for k in KIND_CODES)
+    marks = bytes(ord(" ") if k in ("plain", "house") else ord(w[0].upper()) for k, w in zip(KIND_CODES, names))
+    lettered = sorted({s.kind for s in sq} - {"plain", "house"})
+    if len({marks[KIND_CODES.index(k)] for k in lettered}) != len(lettered):
+        raise ValueError(f"{path.name}: two kinds of square on the sheet share a letter on the map: {lettered}")
+    column_die = lay.word("column_die").split()[0].capitalize()
     lines = [HEADER.format(src=f"host/doodlebox/layouts/{path.name}"),
              f"# {lay.name}: the sheet as the console needs it (docs/console.md). Squares row-major.\n",
              f"EDITION = {lay.edition!r}\n",
@@ -106,7 +112,10 @@ def edition_module(path: Path) -> str:
              f"GROUPS = {groups!r}  # (kinds, points of each)\n",
              f"END = {tuple((code[k], v) for k, v in lay.end.items())!r}  # (kind, value): circling it ends the game\n",
              f"RANKS = {tuple(tuple(r) for r in lay.solo.ranks) if lay.solo else ()!r}\n",
-             f"WORDS = {words!r}\n"]
+             f"WORDS = {words!r}\n",
+             f"NAMES = {names!r}  # the sheet's word for each kind of square\n",
+             f"MARKS = {marks!r}  # each kind's letter on the panel's map (a house square: its houses left)\n",
+             f"COLUMN_DIE = {column_die!r}\n"]
     return "".join(lines)
 
 

@@ -2,15 +2,19 @@
 store (store/) where a stored game becomes a doodlebox-record/1 (a console's game from its events,
 console_record.py; an imported game as it was imported, read again by its rules) and is replayed
 by its game's rules engine (rules/games.py). `doodlebox games`, `show`, `export`, `stats` and the
-web page read the records, totals and winners here (docs/stored-games.md); the store only stores.
+web page read the records, totals, winners and status here (docs/stored-games.md); the store only
+stores. How a game ended and who won is rules/ending.py's (ruling G1); status() joins it to what
+the store knows (playing, resumed, abandoned, imported) in the one status every view shows.
 """
 from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from typing import Any
 
 from doodlebox.console_record import to_record
 from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.rules import ending
 from doodlebox.rules.games import read_record
 from doodlebox.store import Store
 from doodlebox.store.errors import Damaged
@@ -20,13 +24,15 @@ from doodlebox.store.errors import Damaged
 class Outcome:
     """What the PC's replay of a game's record says (games(), games_view): `totals` per seat
     (None when the game has no record: `error` says why, e.g. a log that cannot become one),
-    the `winners`' seats (none before the rules say the game is over, and none in a solo game),
-    `finished`, how many `violations`; a solo dice game's `rank` and `achievements`, a Behave
+    the `winners`' seats (rules/ending.py: only in a game its rules ended, and none in a solo
+    game), `status` (ending.FINISHED, EARLY or NOT_FINISHED), `finished` (by its rules), how many
+    `violations`; a solo dice game's `rank` and `achievements` (a finished one's), a Behave
     game's `verdict` (Doodle Puzzle's shared scorecard)."""
 
     totals: list[int] | None
     winners: list[int] = field(default_factory=list)
     finished: bool = False
+    status: str = ending.NOT_FINISHED
     violations: int = 0
     rank: str = ""
     achievements: tuple[str, ...] = ()
@@ -40,16 +46,64 @@ def outcome_of(data: dict, source: str) -> Outcome:
         rec, game = read_record(data, source)
     except DoodleboxError as exc:
         return Outcome(None, error=str(exc))
-    rp = game.replay(rec)
+    return replayed(game.replay(rec), game)
+
+
+def replayed(rp: Any, game: Any) -> Outcome:
+    """How a replay (rules/common.Replay) of a record of `game` (its GameType) stands."""
     res = rp.state.result()
     report = game.as_json(rp)
-    solo = len(rec.players) == 1
+    end = ending.ending(rp)
+    solo = len(rp.record.players) == 1
     sheets = report.get("sheets") or [{}]
-    return Outcome(totals=list(res.totals), winners=list(res.winners) if rp.finished and not solo else [],
-                   finished=bool(rp.finished), violations=len(rp.violations),
-                   rank=(sheets[0].get("rank") or "") if solo else "",
-                   achievements=tuple(sheets[0].get("achievements") or ()) if solo else (),
+    return Outcome(totals=list(res.totals), winners=[] if solo else list(end.winners), finished=end.finished,
+                   status=end.status,
+                   violations=len(rp.violations),
+                   rank=(sheets[0].get("rank") or "") if solo and end.finished else "",
+                   achievements=tuple(sheets[0].get("achievements") or ()) if solo and end.finished else (),
                    verdict=(report.get("shared") or {}).get("verdict") or "")
+
+
+# a game's status (status()): how it ended (rules/ending.py), or where it stands in the store
+PLAYING, RESUMED, ABANDONED, DAMAGED = "playing", "resumed", "abandoned", "damaged"
+STATUSES = (ending.FINISHED, ending.EARLY, PLAYING, RESUMED, ABANDONED, ending.NOT_FINISHED, DAMAGED)
+
+
+def status(row: dict, o: Outcome) -> tuple[str, str]:
+    """The one status of a stored game (its games row, Store.games(), and its Outcome) that every
+    view shows: (word, text). `word` is one of STATUSES: finished (by its rules), ended early
+    (ruling G1: MENU on the console, or a record that says so), playing, resumed (a later boot's
+    game goes on with it), abandoned, not finished (an imported record cut short, or a game its
+    console ended that the PC's replay finds still going), damaged (its games row cannot be
+    read). `text` is the word for a person as `doodlebox games` lists it: "ended (trees)" (the
+    console's reason), "ended early", "imported", "resumed by #4", with ", resumes #2" for a
+    game that goes on with another."""
+    state = row["state"]
+    if state == DAMAGED:
+        return DAMAGED, DAMAGED
+    early = o.status == ending.EARLY or (
+        o.totals is None and state == "ended" and row.get("end_reason") in ending.EARLY_REASONS)
+    if early:
+        word = ending.EARLY
+    elif o.finished or (state == "ended" and o.totals is None):
+        word = ending.FINISHED
+    elif state in (PLAYING, RESUMED, ABANDONED):
+        word = state
+    else:
+        word = ending.NOT_FINISHED
+    if early:
+        text = ending.EARLY
+    elif state == "ended":
+        text = f"ended ({row['end_reason']})"
+    elif state == "resumed":
+        text = f"resumed by #{row['continued_by']}" if row.get("continued_by") else "resumed"
+    else:
+        text = state
+    if row.get("continues"):
+        text += f", resumes #{row['continues']}"
+    elif row.get("of_boot") is not None:
+        text += f", resumes boot {row['of_boot']} game {row['of_g']} (not stored)"
+    return word, text
 
 
 def record(store: Store, which: int | str) -> dict:
@@ -110,7 +164,8 @@ def games(store: Store) -> list[dict]:
     """Every game as Store.games() lists it, oldest first, with what the PC's replay of its
     record says (Outcome): `totals` (None when it has no record yet), `winners` (names;
     `winner_seats` 0-based), `finished`, `violations`, `rank`, `achievements`, `verdict`,
-    `error`. A game with a row that cannot be read has no totals; a row of its record found
+    `error`, and its `standing` and `status_text` (status(): the word and the text; `status` is
+    still the store's state). A game with a row that cannot be read has no totals; a row of its record found
     damaged only now is named in `damaged` and `error` (its seats then "P1".."Pn")."""
     out = store.games()
     for g in out:
@@ -123,7 +178,9 @@ def games(store: Store) -> list[dict]:
                 g.update(names=[f"P{seat + 1}" for seat in range(g["players"] or 0)], damaged=exc.row,
                          error=str(exc.of_game(g["id"])))
                 o = Outcome(None, error=g["error"])
+        word, text = status(g, o)
         g.update(totals=o.totals, winners=[g["names"][p] for p in o.winners if p < len(g["names"])],
                  winner_seats=list(o.winners), finished=o.finished, violations=o.violations, rank=o.rank,
-                 achievements=list(o.achievements), verdict=o.verdict, error=o.error)
+                 achievements=list(o.achievements), verdict=o.verdict, error=o.error, standing=word,
+                 status_text=text)
     return out

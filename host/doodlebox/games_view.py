@@ -1,6 +1,7 @@
 """One stored game as a person looks back at it, for `doodlebox show`, `stats` and the web page
 alike: its record with the names, the final table, a round-by-round summary, the violations;
-the status line `doodlebox games` prints; reading records to import (docs/stored-games.md)."""
+the scores table `export --csv` writes; reading records to import (docs/stored-games.md). Its
+status and winners are game_records.status()'s and rules/ending.py's, as every view's."""
 from __future__ import annotations
 
 import json
@@ -10,28 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox.errors import InputError
-from doodlebox.game_records import outcome, outcome_of, record
+from doodlebox.game_records import Outcome, outcome, outcome_of, record, status
 from doodlebox.rules.api import CHANCE
 from doodlebox.store import Store
 from doodlebox.store.errors import Damaged
-
-
-def state_text(g: dict) -> str:
-    """A game's status as `doodlebox games` shows it: playing, ended (its reason), resumed by
-    the game that goes on with it, abandoned, imported; a game that goes on with another says
-    which."""
-    state = g["state"]
-    if state == "ended":
-        text = f"ended ({g['end_reason']})"
-    elif state == "resumed":
-        text = f"resumed by #{g['continued_by']}" if g["continued_by"] else "resumed"
-    else:
-        text = state
-    if g["continues"]:
-        text += f", resumes #{g['continues']}"
-    elif g["of_boot"] is not None:
-        text += f", resumes boot {g['of_boot']} game {g['of_g']} (not stored)"
-    return text
 
 
 def game_name(edition: str | None) -> str:
@@ -44,9 +27,10 @@ def game_name(edition: str | None) -> str:
 def summary(store: Store, which: int | str) -> dict:
     """Everything `doodlebox show` prints about one game (`which`: its id or "last"):
 
-    id, label (where it came from), status, date, edition, game (its name), players (names),
+    id, label (where it came from), status (the store's state), standing and status_text (the
+    game's status: game_records.status()), date, edition, game (its name), players (names),
     record (doodlebox-record/1 with the names; None when the console's log cannot make one:
-    `error` says why), finished, totals, winners (names), violations (each as a dict, and
+    `error` says why), finished (by its rules), totals, winners (names), violations (each as a dict, and
     `violations_text` for a person), table (the final table as `doodlebox score` prints it),
     rounds (one line per round: the dice or cards, each player's turn, the totals after it),
     rank, achievements (a solo dice game), verdict (Doodle Puzzle's Behave).
@@ -56,8 +40,9 @@ def summary(store: Store, which: int | str) -> dict:
 
     gid = store.find(which)
     row = next(g for g in store.games() if g["id"] == gid)
+    word, text = status(row, Outcome(None))
     out: dict[str, Any] = {
-        "id": gid, "label": _label(store, row), "status": row["state"], "status_text": state_text(row),
+        "id": gid, "label": _label(store, row), "status": row["state"], "standing": word, "status_text": text,
         "date": row["date"], "edition": row["edition"], "game": game_name(row["edition"]), "players": row["names"],
         "record": None, "error": "", "finished": False, "totals": None, "winners": [], "violations": [],
         "violations_text": "", "table": "", "rounds": [], "rank": "", "achievements": [], "verdict": ""}
@@ -73,7 +58,9 @@ def summary(store: Store, which: int | str) -> dict:
     rp = game.replay(rec)
     o = outcome_of(data, f"game {gid}")
     names = list(rec.players)
-    out.update(finished=o.finished, totals=o.totals, winners=[names[p] for p in o.winners], rank=o.rank,
+    word, text = status(row, o)
+    out.update(standing=word, status_text=text,
+               finished=o.finished, totals=o.totals, winners=[names[p] for p in o.winners], rank=o.rank,
                achievements=list(o.achievements), verdict=o.verdict,
                violations=[v.as_dict() for v in rp.violations], violations_text=violations_text(rp),
                table=game.table_text(rp), rounds=round_lines(data, rp))
@@ -265,12 +252,13 @@ def import_records(store: Store, paths: list[Path], keep_violations: bool, date:
 
 
 # -- a scores table -------------------------------------------------------------------------
-CSV_COLUMNS = ("game", "edition", "date", "player", "seat", "total", "winner")
+CSV_COLUMNS = ("game", "edition", "date", "player", "seat", "total", "winner", "status")
 
 
 def score_rows(store: Store, ids: list[int]) -> list[dict]:
     """One row per player of each game: CSV_COLUMNS (seat 1-based; winner 1 or 0; total empty
-    when the game has no record). Damaged for a game with a row that cannot be read."""
+    when the game has no record; status one of game_records.STATUSES). Damaged for a game with a
+    row that cannot be read."""
     rows = []
     by_id = {g["id"]: g for g in store.games()}
     for gid in ids:
@@ -278,8 +266,9 @@ def score_rows(store: Store, ids: list[int]) -> list[dict]:
         if g["damaged"]:
             raise Damaged(store.path, g["damaged"], gid)
         o = outcome(store, gid, g)
+        word, _ = status(g, o)
         for seat, name in enumerate(g["names"]):
             total = o.totals[seat] if o.totals is not None and seat < len(o.totals) else ""
             rows.append({"game": gid, "edition": g["edition"], "date": g["date"], "player": name, "seat": seat + 1,
-                         "total": total, "winner": int(seat in o.winners)})
+                         "total": total, "winner": int(seat in o.winners), "status": word})
     return rows

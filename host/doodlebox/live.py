@@ -13,7 +13,8 @@ WHY = {
     # end.why
     "trees": "a player crossed out the last tree", "hotel": "the top hotel value is circled",
     "shop": "the top shop value is circled", "skyscraper": "the 18 of the sky scraper track is circled",
-    "menu": "ended on the console", "rounds": "the last round was played",
+    "menu": "ended early on the console (MENU): scored as it stood, no winner (ruling G1)",
+    "rounds": "the last round was played",
     # the card games' refusals (rules/deadly/sentences.py, rules/puzzle/sentences.py)
     "trap_room": "a Trap needs an empty room", "own_trap": "the player's Trap is there",
     "wall": "an end on a wall", "entry": "linked to neither the path nor an entryway",
@@ -22,23 +23,51 @@ WHY = {
 }
 
 
-def describe(event: dict) -> str:
+NAMED = ("game", "resume", "end")     # the events whose line names their game
+
+
+class Stored(dict):
+    """An event as the store holds it (a dict equal to the event), with the store's number of
+    its game: `game` is the number `doodlebox games`, `show` and the page give it (None when
+    the store has no row for it), `boot` the console's boot it came from, `resumes` the store's
+    number of the game a `resume` event goes on with. The console's own `g` counts games from 1
+    at each power-up, so it is printed only beside the store's number."""
+
+    game: int | None = None
+    boot: int | None = None
+    resumes: int | None = None
+
+
+def describe(event: dict, game: int | None = None, boot: int | None = None, resumes: int | None = None) -> str:
     """One line for a person; an event with odd fields is printed as it is (never an exception:
-    the printout of `doodlebox log` must not stop)."""
+    the printout of `doodlebox log` must not stop). A line that names a game (NAMED) names it
+    by the store's number, `game` (or a Stored event's), with the console's number beside it:
+    "game 12 (console's game 1 of boot 3): city for 3 player(s)"; with no store number, by the
+    console's number alone ("console's game 1: ...")."""
+    if isinstance(event, Stored):
+        game = event.game if game is None else game
+        boot = event.boot if boot is None else boot
+        resumes = event.resumes if resumes is None else resumes
     try:
-        return _describe(event)
+        return _describe(event, game, boot, resumes)
     except Exception:
         return f"  {event!r}"[:200]
 
 
-def _describe(event: dict) -> str:
+def game_name(g: object, game: int | None = None, boot: int | None = None) -> str:
+    """A game as the terminal names it: the store's number first, the console's beside it."""
+    console = f"console's game {g}" + (f" of boot {boot}" if boot is not None else "")
+    return f"game {game} ({console})" if game is not None else console
+
+
+def _describe(event: dict, game: int | None, boot: int | None, resumes: int | None) -> str:
     k = event.get("k")
     p = f"P{event.get('p', 0) + 1}" if isinstance(event.get("p"), int) else "?"
     if k == "game":
         players = f"{event.get('n')} player(s) {event.get('var') or ''}".rstrip()
         extra = (f", map side {str(event.get('map')).upper()}, drawings {event.get('rec')}" if "map" in event
                  else f", {event.get('subj')} subjects" if "subj" in event else "")
-        return f"game {event.get('g')}: {event.get('ed')} for {players}{extra}"
+        return f"{game_name(event.get('g'), game, boot)}: {event.get('ed')} for {players}{extra}"
     if k in CARD_EVENTS:
         return CARD_EVENTS[k](event, p)
     if k == "start":
@@ -61,12 +90,14 @@ def _describe(event: dict) -> str:
         totals = event.get("p")
         shown = (": the console's scores " + ", ".join(f"P{i + 1} {t}" for i, t in enumerate(totals))
                  if isinstance(totals, list) else "")
-        return f"game over after round {event.get('r')}: {WHY.get(str(event.get('why')), event.get('why'))}{shown}"
+        over = f"game {game} over" if game is not None else "game over"
+        return f"{over} after round {event.get('r')}: {WHY.get(str(event.get('why')), event.get('why'))}{shown}"
     if k == "refused":
         return f"  event refused by the host, stored as sent: {event.get('why')}"
     if k == "resume":
-        of = event["of"]
-        return (f"game {event.get('g')}: game {of[1]} of boot {of[0]} resumed after a power cut, in round "
+        of_boot, of_g = event["of"]
+        old = game_name(of_g, resumes, of_boot) if resumes is not None else f"its game {of_g} of boot {of_boot}"
+        return (f"{game_name(event.get('g'), game, boot)} resumes {old} after a power cut, in round "
                 f"{event.get('r')} (from its event {event.get('at')})")
     return f"  {event}"
 

@@ -48,6 +48,7 @@ class Verdict:
 class _Seen:
     violations: set[tuple[str, str, str]] = field(default_factory=set)
     broken: str | None = None    # why the log cannot be a record (reported once)
+    gid: int | None = None       # the store's number of the game (the console shows it beside the PC's scores)
     whole: bool = False          # its live state did not give the whole replay's verdict: replayed whole
 
 
@@ -141,7 +142,7 @@ class LiveGames:
         first = rp.violations[0] if rp.violations else None
         why = f"R{first.round} P{first.player + 1}: {first.reason}" if first and first.player >= 0 \
             else (f"R{first.round}: {first.reason}" if first else "")
-        message = frames.score(g, rp.state.round, rp.state.scores(), len(rp.violations), why)
+        message = frames.score(g, rp.state.round, rp.state.scores(), len(rp.violations), why, seen.gid)
         return Verdict(label, uid, boot, event["k"], message, new)
 
     def _replay(self, uid: str, boot: int, g: int, seq: int | None) -> tuple[Replay, _Live | None, str]:
@@ -155,6 +156,7 @@ class LiveGames:
             seen = self._seen[key] = _Seen()
             for b, earlier, _ in log.parts[:-1]:      # a resumed game is one game: found before is found
                 seen.violations |= self._seen.get((uid, b, earlier), _Seen()).violations
+        seen.gid = log.id or None
         try:
             data = to_record(log)
         except ConsoleLogError as exc:

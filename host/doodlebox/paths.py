@@ -30,10 +30,19 @@ def guest() -> Path:
 
 
 def data_dir() -> Path:
+    """The user's doodlebox folder: platformdirs' user data folder (on Linux
+    $XDG_DATA_HOME/doodlebox, by default ~/.local/share/doodlebox)."""
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("doodlebox", appauthor=False))
 
 
 def default_db() -> Path:
+    """The database every command uses unless given --db: the games logged at the table."""
     return data_dir() / "doodlebox.sqlite3"
+
+
+def demo_db() -> Path:
+    """`doodlebox demo`'s database (unless given --db): the bot's games, kept apart from the
+    family's, so they never count in its games, statistics or page."""
+    return data_dir() / "demo.sqlite3"

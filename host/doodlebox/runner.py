@@ -199,8 +199,15 @@ class LinkThread:
 
     def _stored(self, console: Console, boot: int, seq: int, event: dict) -> None:
         """After an event is committed and acknowledged: the event to `events`; its game to the
-        validation thread."""
-        self.events.put(event)
+        validation thread. An event whose line names its game (live.NAMED) goes as a live.Stored,
+        with the store's number of its game (`doodlebox games`'), not only the console's own."""
+        link, shown = self.link, event
+        try:
+            if link is not None:
+                shown = numbered(link.store, console.uid, boot, event)
+        except Exception:      # the printout's numbers are a help: never a reason to stop the link
+            shown = event
+        self.events.put(shown)
         if event.get("k") in SCORED:
             self._checker.add(console.uid, boot, seq, event)
 
@@ -231,6 +238,35 @@ class LinkThread:
                 self.sent_scores += 1
             except (serial.SerialException, OSError):
                 pass      # the console went away; the link thread says so
+
+
+def numbered(store: Store, uid: str, boot: int, event: dict) -> dict:
+    """`event` (stored by console `uid` in `boot`) as a live.Stored with the store's number of
+    its game, and of the game a `resume` goes on with, when it names its game (live.NAMED);
+    other events as they are. A number the store cannot give is left out (the line then
+    names the console's number alone): printing never stops the link."""
+    from doodlebox.live import NAMED, Stored
+
+    if event.get("k") not in NAMED:
+        return event
+    out = Stored(event)
+    out.boot = boot
+    out.game = _game_id(store, uid, boot, event.get("g"))
+    of = event.get("of")
+    if event.get("k") == "resume" and isinstance(of, list) and len(of) == 2:
+        out.resumes = _game_id(store, uid, of[0], of[1])
+    return out
+
+
+def _game_id(store: Store, uid: str, boot: object, g: object) -> int | None:
+    """The store's number (games.id) of game `g` of console `uid`'s `boot`, or None."""
+    if type(boot) is not int or type(g) is not int:
+        return None
+    try:
+        row = store.db.execute("SELECT id FROM games WHERE uid=? AND boot=? AND g=?", (uid, boot, g)).fetchone()
+    except Exception:       # a locked or damaged database: the line names the console's number
+        return None
+    return row[0] if row and type(row[0]) is int else None
 
 
 class _Checker:

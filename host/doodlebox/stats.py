@@ -3,7 +3,12 @@
 - Dice fairness per console: for each die (the column die: every `start` road's `d` and every
   `roll`'s `c`; each white die by its place on the console: the `roll`s' `w`), the count of
   each face and Pearson's chi-square against a fair die (5 degrees of freedom) with its p-value.
-- Score history per player (by name) and win rates per edition, over the finished games.
+  A console is its board (the uid's first 16 digits); the uids that rolled on it are named,
+  each with its number of games, so that two consoles of the same board (a wiped flash, or
+  virtual consoles, which share one board id) are told apart.
+- Score history per player (by name) and win rates per edition, over the games their rules
+  finished. A game ended early (ruling G1, rules/ending.py) is counted as played and listed, but
+  not in the scores, the wins, the win rates or the ranks.
 - Solo games: the rank each reached (the layouts' RANKS) and the achievements; Doodle Puzzle's
   Baddy, Please Behave verdicts.
 
@@ -20,7 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doodlebox import game_records
-from doodlebox.store import Store
+from doodlebox.drawing import charts
+from doodlebox.rules import ending
+from doodlebox.store import IMPORTED, Store
 from doodlebox.store.errors import Damaged
 
 FACES = 6
@@ -58,9 +65,10 @@ def chi2_sf(x: float, df: int) -> float:
 class DieTest:
     """One die of one console: how often each face came up, chi-square and p-value."""
 
-    console: str
+    console: str                    # its board (board_of)
     die: str                        # "column", "white 1" .. "white 6"
     counts: list[int]
+    uids: tuple[str, ...] = ()      # the consoles' uids that rolled it (a board's flash may be wiped)
 
     @property
     def rolls(self) -> int:
@@ -108,13 +116,26 @@ class Solo:
 
 
 @dataclass
+class Early:
+    """A game ended early (ruling G1): played, scored as it stands, no winner."""
+
+    game: int
+    date: str
+    edition: str
+    names: list[str]
+    totals: list[int] | None
+
+
+@dataclass
 class Stats:
     dice: list[DieTest] = field(default_factory=list)
     played: list[Played] = field(default_factory=list)          # multi-player finished games
     solo: list[Solo] = field(default_factory=list)
     behave: list[tuple[int, str, int, str]] = field(default_factory=list)   # (game, date, points, verdict)
     games: int = 0
-    counted: int = 0                  # finished games in the scores
+    counted: int = 0                  # games their rules finished: in the scores
+    early: list[Early] = field(default_factory=list)    # played, ended early: not in the scores
+    console_games: dict[str, int] = field(default_factory=dict)   # uid -> its games
     left_out: list[str] = field(default_factory=list)   # why a game is not in the scores
     damaged: list[str] = field(default_factory=list)    # "game 3: damaged: events row 17: not JSON", ...
 
@@ -149,9 +170,14 @@ def collect(store: Store) -> Stats:
             continue
         if g["state"] == "resumed":
             continue                        # the game that goes on with it holds it whole
+        if g["uid"] and g["uid"] != IMPORTED:
+            st.console_games[g["uid"]] = st.console_games.get(g["uid"], 0) + 1
+        if g["standing"] == ending.EARLY:
+            st.early.append(Early(g["id"], g["date"], g["edition"], list(g["names"]), g["totals"]))
+            continue
         if g["totals"] is None or not g["finished"]:
-            why = g["error"] or "not finished"
-            st.left_out.append(f"game {g['id']} ({g['edition']}, {g['state']}): {why}")
+            why = g["error"] or g["standing"]
+            st.left_out.append(f"game {g['id']} ({g['edition']}, {g['status_text']}): {why}")
             continue
         st.counted += 1
         names = g["names"]
@@ -182,10 +208,14 @@ def dice_tests(store: Store, damaged: list[Damaged] | None = None) -> list[DieTe
     `start` and `roll` event stored; rows that cannot be read are Damaged, or with a `damaged`
     list, added to it and left out."""
     counts: dict[tuple[str, str], list[int]] = {}
+    uids: dict[str, list[str]] = {}
 
     def count(uid: str, die: str, face: Any) -> None:
         if type(face) is int and 1 <= face <= FACES:
             counts.setdefault((board_of(uid), die), [0] * FACES)[face - 1] += 1
+            seen = uids.setdefault(board_of(uid), [])
+            if uid not in seen:
+                seen.append(uid)
 
     for uid, _, _, e in store.events_of_kind("start", "roll", damaged=damaged):
         if e.get("k") == "start":
@@ -197,12 +227,13 @@ def dice_tests(store: Store, damaged: list[Damaged] | None = None) -> list[DieTe
                 count(uid, f"white {i + 1}", face)
     order = {"column": 0, **{f"white {i}": i for i in range(1, 7)}}
     keys = sorted(counts, key=lambda k: (k[0], order[k[1]]))
-    return [DieTest(uid, die, counts[(uid, die)]) for uid, die in keys]
+    return [DieTest(board, die, counts[(board, die)], tuple(uids[board])) for board, die in keys]
 
 
 # -- text ------------------------------------------------------------------------------------
 def text(st: Stats) -> str:
-    out = [f"{st.games} game(s) stored, {st.counted} finished in the scores"]
+    out = [f"{st.games} game(s) stored, {st.counted} finished in the scores"
+           + (f", {len(st.early)} ended early (played; not in the scores, wins or ranks)" if st.early else "")]
     out.append("\nDice fairness per console (Pearson's chi-square against a fair die, 5 degrees of freedom; "
                "a p-value below 0.01 says the die is unlikely to be fair)")
     if not st.dice:
@@ -211,14 +242,15 @@ def text(st: Stats) -> str:
     for t in st.dice:
         if t.console != console:
             console = t.console
-            out.append(f"  console {console}")
+            out.append(f"  console {console}" + _uids(t, st.console_games))
             out.append(f"    {'die':8} {'rolls':>5}  " + " ".join(f"{f:>4}" for f in range(1, FACES + 1))
                        + f"  {'chi2':>7}  {'p':>6}")
         note = "" if t.enough else f"  (fewer than {SMALL * FACES} rolls: too few to tell)"
         flag = "  unlikely to be fair" if t.enough and t.p < 0.01 else ""
         out.append(f"    {t.die:8} {t.rolls:>5}  " + " ".join(f"{c:>4}" for c in t.counts)
                    + f"  {t.chi2:>7.2f}  {t.p:>6.3f}{flag}{note}")
-    out.append("\nScore history per player (finished games, oldest first)")
+    out.append("\nScore history per player (games their rules finished, oldest first; "
+               "a game ended early is not counted)")
     hist = st.history()
     if not hist:
         out.append("  no finished games yet")
@@ -226,7 +258,8 @@ def text(st: Stats) -> str:
         totals = [p.total for p in games]
         out.append(f"  {name}: " + ", ".join(f"{p.total} ({p.edition} #{p.game})" for p in games)
                    + f"  | best {max(totals)}, mean {sum(totals) / len(totals):.1f}")
-    out.append("\nWin rates per edition (games with two or more players; a shared win counts for each)")
+    out.append("\nWin rates per edition (games their rules finished, with two or more players; a shared win "
+               "counts for each; a game ended early has no winner and is not counted)")
     rates = st.win_rates()
     if not rates:
         out.append("  no finished game with two or more players yet")
@@ -247,12 +280,32 @@ def text(st: Stats) -> str:
         out.append("\nDoodle Puzzle, Baddy, Please Behave (the table's shared Scorecard)")
         for gid, date, points, verdict in st.behave:
             out.append(f"  #{gid} {date}: {points} points: {verdict}")
+    if st.early:
+        out.append("\nEnded early (ruling G1: played, scored as they stood, no winner; not in the scores, "
+                   "win rates or ranks above)")
+        for e in st.early:
+            scores = ", ".join(f"{n} {t}" for n, t in zip(e.names, e.totals)) if e.totals is not None else "no scores"
+            out.append(f"  #{e.game} {e.date} {e.edition}: {scores}: ended early")
     if st.left_out:
         out.append("\nNot in the scores: " + "; ".join(st.left_out))
     dice = [d for d in st.damaged if d.startswith("damaged:")]
     if dice:
         out.append("\nNot in the dice: " + "; ".join(dice))
     return "\n".join(out)
+
+
+def _uids(t: DieTest, games: dict[str, int]) -> str:
+    """Which consoles rolled a board's dice, so that two consoles of one board (a wiped flash;
+    virtual consoles, which share one board id) are told apart: each uid with its games."""
+    def n(uid: str) -> str:
+        k = games.get(uid, 0)
+        return f"{k} game{'s' if k != 1 else ''}"
+
+    if not t.uids:
+        return ""
+    if t.uids == (t.console,):
+        return f" ({n(t.console)})"
+    return ": uid" + ("s " if len(t.uids) > 1 else " ") + ", ".join(f"{uid} ({n(uid)})" for uid in t.uids)
 
 
 # -- plots -----------------------------------------------------------------------------------
@@ -304,24 +357,23 @@ def _dice(ax, st: Stats) -> None:
         return
     consoles = sorted({t.console for t in st.dice})
     labels = []
+    floored = False
     for k, t in enumerate(st.dice):
         labels.append(t.die if len(consoles) == 1 else f"{t.console[-4:]} {t.die}")
         colour = "tab:red" if t.enough and t.p < 0.01 else ("tab:blue" if t.enough else "lightgray")
-        ax.bar(k, t.p, color=colour)
-        ax.text(k, min(t.p, 0.95) + 0.02, str(t.rolls), ha="center", fontsize=8)
+        floored |= charts.p_bar(ax, k, t.p, t.rolls, colour)     # a tiny p: drawn taller, hatched, labelled
     ax.axhline(0.01, color="tab:red", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=8)
     ax.set_ylim(0, 1.1)
     ax.set_ylabel("p-value (number of rolls above each bar)")
     ax.legend(handles=[Line2D([0], [0], color="tab:red", linestyle="--", linewidth=1, label="p = 0.01"),
                        Patch(facecolor="tab:red", label="p < 0.01: unlikely to be fair"),
-                       Patch(facecolor="lightgray", label=f"fewer than {SMALL * FACES} rolls")],
-              loc="upper right", fontsize=8)
+                       Patch(facecolor="lightgray", label=f"fewer than {SMALL * FACES} rolls"),
+                       *charts.p_bar_legend(floored)],
+              **charts.BELOW)
 
 
 def _scores(ax, st: Stats) -> None:
-    from matplotlib.ticker import MaxNLocator
-
     ax.set_title(TITLES["scores"])
     hist = st.history()
     if not hist:
@@ -332,7 +384,7 @@ def _scores(ax, st: Stats) -> None:
     for name, games in sorted(hist.items()):
         ax.plot([at[(p.date, p.game)] + 1 for p in games], [p.total for p in games], marker="o", label=name)
     ax.set_xlabel("finished games, oldest first")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    charts.whole_number_axes(ax, len(order), [p.total for games in hist.values() for p in games])
     ax.set_ylabel("total")
     ax.legend(fontsize=8, ncol=2)
 

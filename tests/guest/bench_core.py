@@ -2,7 +2,8 @@
 # In the VM: time (ticks_us) and heap allocated by each press, from button to frame out,
 # over a whole scripted game of sys.argv[1] (edition) with sys.argv[2] players; sys.argv[3], if
 # given, is the flash folder the journal writes to (else RAM).
-# Prints "press <us> <bytes>" per press, then "live <bytes after collect>".
+# Prints "press <us> <bytes> <phase before> <turn after>" per press (the turn: round * 10 +
+# players who have acted, -1 outside a game), then "live <bytes after collect>".
 import gc
 import sys
 import time
@@ -21,8 +22,15 @@ app.serial_out()
 now = [0]
 
 
+def _turn():
+    g = app.game
+    return -1 if g is None else g.round * 10 + g.turn
+
+
 def press(name):
     now[0] += 150
+    g = app.game
+    phase = -1 if g is None else g.phase
     t = time.ticks_us()
     a = gc.mem_alloc()
     app.button(name, now[0])
@@ -30,7 +38,8 @@ def press(name):
     app.screen()
     app.dice()
     app.serial_out()
-    print("press", time.ticks_diff(time.ticks_us(), t), gc.mem_alloc() - a)
+    us = time.ticks_diff(time.ticks_us(), t)
+    print("press", us, gc.mem_alloc() - a, phase, _turn())
 
 
 script = steps(app, now, sys.argv[1], int(sys.argv[2]))

@@ -15,8 +15,6 @@ def turns(app, clock):
         ph = g.phase
         if ph == P.DEAL or ph == P.SUBJECT:
             yield "ROLL"
-        elif ph == P.ROLES:
-            yield "PASS"
         elif ph == P.NUMBER:
             yield "D0"
             yield "D%d" % (1 + g.round % 6)
@@ -26,12 +24,6 @@ def turns(app, clock):
             yield ""
         elif ph == P.PLACE:
             yield "D%d" % (1 + (g.placed * 5 + g.round) % 6)
-        elif ph == P.SEAT:
-            if g.baddy < 6:
-                yield "D%d" % (g.baddy + 1)
-            else:
-                yield "D0"
-                yield "D%d" % (g.baddy - 5)
         elif ph == P.ERASE:
             yield "D%d" % g.round
         elif ph == P.DRAW:

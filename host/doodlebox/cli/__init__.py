@@ -29,8 +29,25 @@ COMMANDS: tuple[Command, ...] = (*console.COMMANDS, *games.COMMANDS, *stats.COMM
                                  *web.COMMANDS, *maker.COMMANDS)
 
 
+def where_the_games_are() -> str:
+    """`doodlebox --help`'s last paragraph: the database every command uses, and how to choose another."""
+    from doodlebox import paths
+
+    folder = ("\n  (the folder is $XDG_DATA_HOME/doodlebox when XDG_DATA_HOME is set)"
+              if sys.platform.startswith("linux") else "")
+    return ("where the games are:\n"
+            f"  {paths.default_db()}\n"
+            "  holds the games logged at the table (doodlebox log, make run); games, show, export,\n"
+            "  import, names, stats and web use it. Each of them takes --db FILE to use another\n"
+            "  database instead (doodlebox log makes it where there is none). doodlebox demo keeps\n"
+            "  the bot's games apart, in\n"
+            f"  {paths.demo_db()}\n"
+            "  (to see them: doodlebox games --db with that file)" + folder)
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="doodlebox", description="Log, validate, score and simulate doodlebox games.")
+    p = argparse.ArgumentParser(prog="doodlebox", description="Log, validate, score and simulate doodlebox games.",
+                                epilog=where_the_games_are(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"doodlebox {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for c in COMMANDS:

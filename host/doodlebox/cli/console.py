@@ -3,9 +3,13 @@ alone; a whole game played by a scripted table on the virtual console."""
 from __future__ import annotations
 
 import argparse
+import os
 import queue
+import shlex
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -29,13 +33,19 @@ def say(text: str) -> None:
 
 
 def start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: bool = False,
-                  selftest: bool = False, wav: Path | None = None, fast_clock: bool = False):
+                  selftest: bool = False, wav: Path | None = None, fast_clock: bool = False,
+                  unique_id: bytes | None = None):
+    """`unique_id`: the board's (default VirtualConsole's)."""
     from doodlebox.virtual.console import VirtualConsole
 
     if keep_flash and flash is None:
         raise InputError("--keep-flash needs --flash DIR (the folder make flash deployed to)")
-    vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav,
-                        fast_clock=fast_clock)
+    if unique_id is None:
+        vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav,
+                            fast_clock=fast_clock)
+    else:
+        vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav,
+                            fast_clock=fast_clock, unique_id=unique_id)
     if selftest:
         vc.hardware.press_for("MENU", 5000)  # held at power-on
     return vc.start()
@@ -142,7 +152,7 @@ def _log(args: argparse.Namespace, web) -> int:
     if vc is None and args.wav is not None:
         print(f"note: --wav {args.wav} is ignored: the console on {port} is a board, heard through its own buzzer")
     db = database(args)
-    print(f"store: {db}")
+    print(f"store: {db} (its games: doodlebox games" + (f" --db {shlex.quote(str(db))}" if args.db else "") + ")")
     if hasattr(signal, "SIGXFSZ"):   # a file size limit (ulimit -f): a write error to report, not a kill
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     link = LinkThread(port, db, on_note=lambda t: say(f"  note: {t}"), handshake_timeout=args.wait,
@@ -230,8 +240,17 @@ def sim(args: argparse.Namespace) -> int:
         wav_said(vc)
 
 
+DEMO_BOARD = b"\xd0\x0d\x1e\xb0\x00\x00\xde\x30"   # the demo's virtual console: a board of its own (log's: ...01)
+
+
 def demo(args: argparse.Namespace) -> int:
-    """A whole game on the virtual console by the bot, stored, exported and scored by the PC."""
+    """A whole game on the virtual console by the bot, stored, exported and scored by the PC.
+
+    Its games go to a database of their own (paths.demo_db(), or --db), never to the family's:
+    a bot's games must not count in their games, statistics or page. The end says where, and
+    the commands that show it. Each demo is the next boot of the same virtual console (its boot
+    counter and id from the database: _demo_flash), so every demo's game is kept beside the
+    ones before it."""
     from doodlebox.bot import play_on_console
     from doodlebox.console_record import to_record
     from doodlebox.live import describe
@@ -248,32 +267,106 @@ def demo(args: argparse.Namespace) -> int:
         raise InputError(f"--players {args.players}: {game.name}{''.join(f' ({t})' for t in limited)} is for {low} "
                          f"to {high} players")
     options = {} if spec.dice else {o.key: chosen[o.name] for o in spec.options}
-    db = args.db or paths.data_dir() / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
-    vc = start_virtual("cpython" if args.cpython else "vm", args.seed, fast_clock=args.fast_clock)
-    print(f"virtual console ({vc.mode}) on {vc.port}; store {db}")
-    try:
-        table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed,
-                                   show=lambda e: say(describe(e)),
-                                   on_note=lambda t: say(f"  note: {t}"),
-                                   press_ms=args.press_ms, gap_s=args.gap_ms / 1000, options=options)
-        png = vc.save_panel(Path(db).with_suffix(".png"))
-    finally:
-        vc.stop()
+    db = Path(args.db) if args.db else paths.demo_db()
+    with tempfile.TemporaryDirectory(prefix="doodlebox-demo-flash-") as flash:
+        boot = _demo_flash(db, Path(flash))
+        vc = start_virtual("cpython" if args.cpython else "vm", args.seed, Path(flash), fast_clock=args.fast_clock,
+                           unique_id=DEMO_BOARD)
+        print(f"virtual console ({vc.mode}) on {vc.port}, boot {boot}; its games go to {db}")
+        try:
+            table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed,
+                                       show=lambda e: say(describe(e)),
+                                       on_note=lambda t: say(f"  note: {t}"),
+                                       press_ms=args.press_ms, gap_s=args.gap_ms / 1000, options=options)
+            png = vc.save_panel(db.with_suffix(".png"))
+        finally:
+            vc.stop()
+    crashed = vc.error             # the firmware stopped (it would drop to its REPL on a Pico)
     store = Store(db)
-    log = store.game_log("last")
-    store.close()
+    try:
+        gid = getattr(table.final, "game", None)      # the end event as stored: live.Stored
+        log = store.game_log(gid if gid is not None else "last")
+    finally:
+        store.close()
     assert log is not None
     record = to_record(log)
     rp = game.replay(game.parse(record, f"game {log.id}"))
-    print(f"\nstored {len(log.events)} events in {db}; e-paper picture {png}")
-    print(game.table_text(rp))
     console = (table.final or {}).get("p")
-    print(f"the console's own totals: {console}; the PC's: {rp.state.scores()}"
-          + ("" if console == rp.state.scores() else "  (they differ)"))
+    print(f"\ngame {log.id}: {len(log.events)} events stored in {db}")
+    print(game.table_text(rp))
+    print()
+    print(agreement(console, rp.state.scores()))
+    me = _me()
+    where = shlex.quote(str(db))
+    print(f"\nThe demo's games are kept in {db}, apart from the games logged at the table "
+          f"({paths.default_db()}), so plain `doodlebox games` does not list them. To see them:")
+    commands = [(f"{me} show {log.id} --db {where}", "this game, round by round"),
+                (f"{me} games --db {where}", "every demo game"),
+                (f"{me} web --db {where}", "the page, with the sheets as pictures")]
+    wide = max(len(c) for c, _ in commands)
+    for command, what in commands:
+        print(f"  {command.ljust(wide)}   {what}")
+    print(f"The e-paper panel's last picture: {png}")
     if rp.violations:
-        print(f"{len(rp.violations)} violation(s): doodlebox export {log.id} --db {db} -o game.json; "
-              "doodlebox validate game.json")
-    return 0 if rp.finished and not rp.violations and console == rp.state.scores() else 1
+        print(f"{len(rp.violations)} violation(s): {me} export {log.id} --db {where} -o game.json; "
+              f"{me} validate game.json")
+    if crashed:
+        print(f"the console's firmware stopped after the game: {crashed}")
+    return 0 if rp.finished and not rp.violations and console == rp.state.scores() and not crashed else 1
+
+
+def agreement(console: object, pc: list[int]) -> str:
+    """The end of a demo: each player's total as the console counted it (its `end` event: what its
+    panel shows with no PC) beside the PC's, and whether they agree."""
+    if not isinstance(console, list):
+        return ("The PC's totals: " + ", ".join(f"P{i + 1} {t}" for i, t in enumerate(pc))
+                + "; the console sent no totals of its own to compare")
+    rows = [(f"P{i + 1}", console[i] if i < len(console) else "-", pc[i] if i < len(pc) else "-")
+            for i in range(max(len(console), len(pc)))]
+    same = sum(c == p for _, c, p in rows)
+    head = ("The console's own totals and the PC's agree" if same == len(rows)
+            else f"The console's own totals and the PC's differ for {len(rows) - same} player(s)")
+    out = [head + ":", f"  {'player':<8}{'console':>8}{'PC':>6}  agree"]
+    out += [f"  {who:<8}{c!s:>8}{p!s:>6}  {'yes' if c == p else 'NO'}" for who, c, p in rows]
+    return "\n".join(out)
+
+
+def _demo_flash(db: Path, flash: Path) -> int:
+    """The demo's console powered up again: its boot counter and id put on its new flash as the
+    last demo into `db` left them, so this boot is the next one of the same console and its
+    events are new to the store (a console seen with boot 1 again would have them taken for the
+    first demo's, and dropped). The boot it will have."""
+    from doodlebox.store import Store
+
+    if not db.exists():
+        return 1
+    chip = DEMO_BOARD.hex()
+    store = Store(db)
+    try:
+        row = store.db.execute(
+            "SELECT uid, MAX(boot) FROM streams WHERE substr(uid, 1, ?) = ? GROUP BY uid "
+            "ORDER BY MAX(boot) DESC LIMIT 1", (len(chip), chip)).fetchone()
+    finally:
+        store.close()
+    if row is None or type(row[1]) is not int or row[1] < 1:
+        return 1
+    uid, boot = row
+    (flash / "boot.txt").write_text(str(boot))
+    (flash / "id.txt").write_text(uid[len(chip):])
+    return boot + 1
+
+
+def _me() -> str:
+    """doodlebox as the user can run it again: `doodlebox` when that is the one on PATH, else the
+    path it was run by (`.venv/bin/doodlebox` after `make demo`)."""
+    argv0 = Path(sys.argv[0])
+    if argv0.name != "doodlebox":
+        return "doodlebox"
+    found = shutil.which("doodlebox")
+    if found and Path(found).resolve() == argv0.resolve():
+        return "doodlebox"
+    here = os.path.relpath(argv0)
+    return shlex.quote(here if not here.startswith("..") else str(argv0.resolve()))
 
 
 def _option_value(args: argparse.Namespace, o: Option) -> str:
@@ -346,7 +439,8 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
                         + "; Doodle Puzzle's five drawing minutes run in real time, so more than five minutes")
     p.add_argument("--players", type=int, default=3, help=_players_help())
     _option_arguments(p)
-    p.add_argument("--db", type=Path, help="SQLite file (default: a new file under the data folder)")
+    p.add_argument("--db", type=Path, help=f"SQLite file (default {paths.demo_db()}: the demo's games, kept apart "
+                                           f"from the games logged at the table in {paths.default_db()})")
     p.add_argument("--cpython", action="store_true", help="the firmware under CPython, not the MicroPython VM")
     p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")
     p.add_argument("--press-ms", type=float, default=80, help="how long the bot holds a button (default 80)")

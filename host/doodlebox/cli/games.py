@@ -56,7 +56,6 @@ def games(args: argparse.Namespace) -> int:
     """Exit 0 listed, 2 when a game has a row that cannot be read: it is listed as "damaged:
     ROW: WHAT", the others as they are, then one line names the file and each such row."""
     from doodlebox import game_records
-    from doodlebox.games_view import state_text
     from doodlebox.store.errors import Damaged
 
     store = open_store(args)
@@ -77,16 +76,11 @@ def games(args: argparse.Namespace) -> int:
     table = [("#", "date", "edition", "players", "scores", "winner", "status", "from")]
     for g in rows:
         scores = " ".join(str(t) for t in g["totals"]) if g["totals"] is not None else "-"
-        if not g["finished"]:
-            winner = "-"
-        elif g["players"] == 1:
-            winner = g["rank"] or "(solo)"
-        else:
-            winner = ", ".join(g["winners"]) or "-"
+        winner = winner_text(g)
         src = sources.get(g["id"])
         source = ((Path(src[0]).name if src else "?") if g["state"] == "imported"
                   else "?" if g["uid"] is None else f"{g['uid']} boot {g['boot']}")
-        status = f"damaged: {g['damaged']}" if g["damaged"] else state_text(g)
+        status = f"damaged: {g['damaged']}" if g["damaged"] else g["status_text"]
         table.append((str(g["id"]), g["date"] or "?", g["edition"] or "?", _cell(", ".join(g["names"]) or "-"),
                       scores, _cell(winner), status, source))
     widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
@@ -95,6 +89,16 @@ def games(args: argparse.Namespace) -> int:
               .rstrip())
     damaged(store.path, rows)
     return 0
+
+
+def winner_text(g: dict) -> str:
+    """The winner column (a game_records.games() row): the winners' names once the rules ended the
+    game, a solo game's rank, else "-" (a game ended early has no winner: ruling G1)."""
+    if not g["finished"]:
+        return "-"
+    if g["players"] == 1:
+        return g["rank"] or "(solo)"
+    return ", ".join(g["winners"]) or "-"
 
 
 def damaged(path: Path, rows: list[dict]) -> None:
@@ -215,7 +219,7 @@ def _export_args(p: argparse.ArgumentParser) -> None:
     db_argument(p)
     p.add_argument("-o", "--output", type=Path, required=True, help="the record (JSON), or with --csv the table")
     p.add_argument("--csv", action="store_true",
-                   help="a scores table instead: game, edition, date, player, seat, total, winner")
+                   help="a scores table instead: game, edition, date, player, seat, total, winner, status")
 
 
 def _import_args(p: argparse.ArgumentParser) -> None:
@@ -228,7 +232,8 @@ def _import_args(p: argparse.ArgumentParser) -> None:
 
 def _names_args(p: argparse.ArgumentParser) -> None:
     _game_arg(p)
-    p.add_argument("names", nargs="*", metavar="NAME", help="the seats' names in order, from the first start player")
+    p.add_argument("names", nargs="*", default=[], metavar="NAME",
+                   help="the seats' names in order, from the first start player (none: show them)")
     db_argument(p)
     p.add_argument("--clear", action="store_true", help="back to P1..Pn")
 

@@ -17,16 +17,19 @@ def _record(p: argparse.ArgumentParser) -> None:
 def validate(args: argparse.Namespace) -> int:
     """Exit 0 valid, 1 violations, 2 unreadable."""
     from doodlebox.rules.common import violations_text
+    from doodlebox.rules.ending import EARLY, FINISHED, ending
     from doodlebox.rules.games import replay_file
 
     rp, game = replay_file(args.record)
+    end = ending(rp)
     if args.json:
         print(json.dumps(game.as_json(rp), indent=2))
     elif rp.violations:
-        print(f"{args.record}: {len(rp.violations)} violation(s)")
+        print(f"{args.record}: {len(rp.violations)} violation(s)" + ("; ended early" if end.early else ""))
         print(violations_text(rp))
     else:
-        print(f"{args.record}: valid" + ("" if rp.finished else " so far (the game is not finished)"))
+        said = {FINISHED: "", EARLY: "; ended early: scored as it stands, no winner (ruling G1)"}
+        print(f"{args.record}: valid" + said.get(end.status, " so far (the game is not finished)"))
         print(game.sheets_text(rp))
     return 1 if rp.violations else 0
 

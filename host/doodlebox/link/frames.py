@@ -178,12 +178,16 @@ def short_ascii(text: str, limit: int = WHY_MAX) -> str:
     return out if len(out) <= limit else out[:limit - 3].rstrip() + "..."
 
 
-def score(g: int, r: int, totals: list[int], bad: int, why: str = "") -> dict:
+def score(g: int, r: int, totals: list[int], bad: int, why: str = "", gid: int | None = None) -> dict:
     """The host's `score` message (docs/protocol.md): the PC's totals for game `g` of the
     console's current boot after round `r`, how many violations it found, the first in a few
-    words (printable ASCII, at most WHY_MAX characters)."""
-    return {"t": "score", "g": int(g), "r": int(r), "p": [int(x) for x in totals], "bad": int(bad),
-            "why": short_ascii(why)}
+    words (printable ASCII, at most WHY_MAX characters), and the store's number of the game
+    (`id`, when it has one: the number `doodlebox games` and the page give it)."""
+    msg = {"t": "score", "g": int(g), "r": int(r), "p": [int(x) for x in totals], "bad": int(bad),
+           "why": short_ascii(why)}
+    if gid:
+        msg["id"] = int(gid)
+    return msg
 
 
 @dataclass

@@ -177,7 +177,8 @@ MESSAGES: dict[str, Fields] = {
     "hi": {},
     "ack": {"boot": BOOT, "s": need(integer(0))},
     "nak": {"boot": BOOT, "s": need(integer(1))},
-    "score": {"g": GAME, "r": ROUND0, "p": need(TOTALS), "bad": need(integer(0)), "why": need(text(60))},
+    "score": {"g": GAME, "r": ROUND0, "p": need(TOTALS), "bad": need(integer(0)), "why": need(text(60)),
+              "id": maybe(integer(1))},
 }
 
 

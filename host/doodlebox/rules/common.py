@@ -224,4 +224,6 @@ def violations_text(rp: Replay) -> str:
 
 
 def _who(rp: Replay, p: int) -> str:
-    return f"P{p + 1} {rp.record.players[p]}" if p >= 0 else "the game"
+    from doodlebox.rules.ending import seat
+
+    return seat(rp.record.players, p)

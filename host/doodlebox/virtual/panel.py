@@ -11,13 +11,15 @@ from pathlib import Path
 
 KEYS = {"0": "D0", "1": "D1", "2": "D2", "3": "D3", "4": "D4", "5": "D5", "6": "D6",
         "r": "ROLL", " ": "ROLL", "\r": "ROLL", "p": "PASS", "m": "MENU"}
-HELP = "keys: 1-6 white dice, 0 column die, r/space ROLL, p PASS, m MENU, q quit"
+HELP = ("keys: 1-6 the white dice's buttons (D1-D6), 0 the column die's (D0), r/space ROLL, p PASS, m MENU, q quit;"
+        " the dice: column [n] first, then the white ones, (n) taken")
 PIPS = "TL TR ML C MR BL BR".split()
 FACES = {0b0001000: 1, 0b1000001: 2, 0b1001001: 3, 0b1100011: 4, 0b1101011: 5, 0b1110111: 6}
 
 
 def dice_text(vc) -> str:
-    """The LED dice as the terminal shows them: [4] lit, (4) dim, [B3] the column die."""
+    """The LED dice as the terminal shows them: the column die first ("column [3]"), then the
+    white ones ("white [4] (2)"); [4] lit, (4) dim (taken)."""
     out = []
     for d, pips in enumerate(vc.hardware.leds.dice()):
         bits = 0
@@ -30,10 +32,33 @@ def dice_text(vc) -> str:
         if not bits:
             out.append(" . ")
             continue
-        label = ("B" if d == 0 else "") + (str(face) if face else "?")
+        label = str(face) if face else "?"
         dim = level < vc.hardware.leds.max_level // 2 if hasattr(vc.hardware.leds, "max_level") else False
-        out.append(f"({label})" if dim else f"[{label}]")
+        out.append(("column " if d == 0 else "white " if d == 1 else "") + (f"({label})" if dim else f"[{label}]"))
     return " ".join(out)
+
+
+# a piece's sides (N 1, E 2, S 4, W 8) as a box-drawing character
+PIECES = {5: "\u2502", 10: "\u2500", 3: "\u2514", 6: "\u250c", 12: "\u2510", 9: "\u2518"}
+
+
+def map_art(line: str) -> list[str]:
+    """A "#" line (the map of the current player's sheet) as rows of text: the columns' numbers,
+    then each row with its number; a piece as a line-drawing character, a marked square in [ ]."""
+    n = int(line[1])
+    cells = line[2:2 + n * n]
+    marks = {ord(ch) - 48 for ch in line[3 + n * n:]}
+    rows = ["   " + "".join(f" {c + 1} " for c in range(n))]
+    for r in range(n):
+        row = f"{r + 1:>2} "
+        for c in range(n):
+            i = r * n + c
+            ch = cells[i]
+            if "a" <= ch <= "p":
+                ch = PIECES.get(ord(ch) - 97, "+")
+            row += f"[{ch}]" if i in marks else f" {ch} "
+        rows.append(row)
+    return rows
 
 
 def card_art(line: str) -> list[str]:
@@ -91,7 +116,8 @@ class TerminalPanel:
             self._text = text
             print("+" + "-" * 38 + "+", file=self.out)
             for t in text:
-                for row in card_art(t) if t.startswith("%") else [t[1:] + " <" if t.startswith("!") else t]:
+                art = card_art(t) if t.startswith("%") else map_art(t) if t.startswith("#") else None
+                for row in art or [t[1:] + " <" if t.startswith("!") else t]:
                     print("| " + row.ljust(37)[:37] + "|", file=self.out)
             print("+" + "-" * 38 + "+", file=self.out, flush=True)
         line = self.status()

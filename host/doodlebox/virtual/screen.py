@@ -5,7 +5,10 @@ The font is not copied into this project: `font()` has the MicroPython VM draw e
 character with its `framebuf` once per process and keeps the bitmaps. `lines(image)` then finds
 each line of text on the picture (black on white, or white on a black bar) wherever the
 firmware's panel layout put it (firmware/board/panel.py), by matching whole glyphs. A row of
-card pictures (a "%" line, Deadly Doodles) is read back as the "%" line that drew it."""
+card pictures (a "%" line: Deadly Doodles' cards, a dice edition's legend) is read back as the "%"
+line that drew it, and the map of a sheet at the right edge (a dice edition) as its "#" line,
+last; the lines beside a map are read only as far as the map leaves them room. A line three
+times the size (a timer's digits) is read as the "@" line that drew it."""
 from __future__ import annotations
 
 import binascii
@@ -56,13 +59,14 @@ def _clear(image, r: int, end: int, ink: int) -> bool:
     return ink not in row or row.count(row[0]) == len(row)
 
 
-def read_line(image, y: int, scale: int = 1) -> str | None:
+def read_line(image, y: int, scale: int = 1, width: int | None = None) -> str | None:
     """The text at row y, or None if what is there is not a line of glyphs (black on white,
     or white on black): every cell across the picture a glyph, and no ink in the rows just
     above and below the line but a bar's edge (so a line is not read a few rows off; a line
     next to a black bar, or on one, is read)."""
     glyphs = font()
-    width = len(image[0]) if image else 0
+    if width is None:
+        width = len(image[0]) if image else 0
     h = 8 * scale
     for ink in (0, 1):
         text = []
@@ -79,8 +83,11 @@ def read_line(image, y: int, scale: int = 1) -> str | None:
     return None
 
 
-# a row of card pictures as firmware/board/panel.py draws it (CARD, CARD_STEP, CARD_X, CARD_SLOTS)
-CARD, CARD_STEP, CARD_X = 23, 36, 4
+BIG = 3   # an "@" line's scale (firmware/board/panel.py _BIG)
+
+# a row of card pictures as firmware/board/panel.py draws it (CARD, CARD_STEP, CARD_X, CARD_SLOTS;
+# CARD_STEP_MAP beside a map)
+CARD, CARD_STEP, CARD_X, CARD_STEP_MAP = 23, 36, 4, 30
 FACES = "0123456789abcdef"
 
 
@@ -114,14 +121,73 @@ def card_at(image, x: int, y: int) -> str:
     return "?"
 
 
-def card_row(image, y: int) -> str | None:
-    """The "%" line of the card pictures whose tops are at row y, or None if there are none."""
+def card_row(image, y: int, width: int | None = None) -> str | None:
+    """The "%" line of the card pictures whose tops are at row y, or None if there are none
+    (beside a map, `width` px left of it: the cards are closer)."""
+    if width is None:
+        width = len(image[0]) if image else 0
+    step = CARD_STEP if width >= len(image[0]) else CARD_STEP_MAP
     out = []
     x = CARD_X
-    while x + CARD <= (len(image[0]) if image else 0) and _outline(image, x, y):
+    while x + CARD <= width and _outline(image, x, y):
         out.append(card_at(image, x, y))
-        x += CARD_STEP
+        x += step
     return "%" + "".join(out) if out else None
+
+
+# the map of a sheet as firmware/board/panel.py draws it (MAP_TOP, map_cell, map_chars)
+MAP_TOP = 19
+
+
+def map_cell(n: int) -> int:
+    return 19 if n < 6 else 16
+
+
+def map_box(image) -> tuple[int, int, int] | None:
+    """(N, a square's side, the grid's left edge) of the map at the picture's right edge, or None."""
+    if not image:
+        return None
+    right = len(image[0]) - 1
+    top = MAP_TOP + 9
+    for n in (5, 6):
+        c = map_cell(n)
+        x0 = right - n * c
+        if (all(_black(image, right, y) and _black(image, x0, y) for y in range(top, top + n * c + 1))
+                and all(_black(image, x, top) and _black(image, x, top + n * c) for x in range(x0, right + 1))
+                and not _black(image, x0 - 1, top + 1)):
+            return n, c, x0
+    return None
+
+
+def read_map(image, n: int, c: int, x0: int) -> str:
+    """The "#" line that drew the map: each square's piece (its sides, "a".."p") or character,
+    then "|" and the marked squares (drawn black)."""
+    glyphs = font()
+    side = c + 1
+    h = side // 2
+    top = MAP_TOP + 9
+    cells, marks = [], []
+    for i in range(n * n):
+        x, y = x0 + (i % n) * c, top + (i // n) * c
+        marked = _black(image, x + 2, y + 2)      # black inside a white ring
+        ink = 1 if marked else 0
+        if marked:
+            marks.append(chr(48 + i))
+            inner = c - 3                          # the path drawn in the black square, white
+            k = inner // 2
+            arms = ((2 + k, 3), (2 + inner - 2, 2 + k), (2 + k, 2 + inner - 2), (3, 2 + k))
+        else:
+            arms = ((h, 3), (side - 3, h), (h, side - 3), (3, h))     # N E S W
+        m = sum(1 << k for k, (dx, dy) in enumerate(arms) if (image[y + dy][x + dx] == ink))
+        if m:
+            cells.append(chr(97 + m))
+        else:
+            cells.append(glyphs.get(_cell(image, x + (c - 7) // 2, y + (c - 7) // 2, 1, ink), "?"))
+    return "#" + str(n) + "".join(cells) + "|" + "".join(marks)
+
+
+def map_chars(n: int, width: int = 296) -> int:
+    return (width - 1 - n * map_cell(n) - 11) // 8
 
 
 # where firmware/board/panel.py puts the body's lines: from y=19 at a 9 or 8 px pitch, or
@@ -136,21 +202,30 @@ def lines(image) -> list[str]:
     title = read_line(image, 0, 2)
     if title is not None:
         out.append(title)
+    box = map_box(image)
+    width = map_chars(box[0], len(image[0])) * 8 if box else None
     last = -8
     for y in _ROWS:
         if y < last + 8 or y > len(image) - 8 or not any(0 in image[r] for r in range(y, y + 8)):
             continue
-        cards = card_row(image, y)
+        cards = card_row(image, y, width)
         if cards is not None:
             out.append(cards)
             last = y + CARD + 1      # the cards' numbers are under them: the next line is below
             continue
-        s = read_line(image, y)
+        big = read_line(image, y, BIG, width)
+        if big is not None:              # an "@" line: three times the size (a timer)
+            out.append("@" + big)
+            last = y + 8 * BIG - 5       # it takes three lines' room: the next is below it
+            continue
+        s = read_line(image, y, 1, width)
         if s is None:
             continue
         bar = y > 0 and all(p == 0 for p in image[y - 1][:8])
         out.append("!" + s if bar else s)
         last = y
+    if box:
+        out.append(read_map(image, *box))
     return out
 
 

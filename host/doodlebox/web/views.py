@@ -125,15 +125,15 @@ class Views:
 
     # -- the history ----------------------------------------------------------------------
     def games(self) -> list[dict]:
-        """Every game, newest first: id, edition (its name), players (names), date, status,
-        winners (names), totals (None when the PC cannot score it: `error` says why),
-        violations, rank (a solo game's)."""
+        """Every game, newest first: id, edition (its name), players (names), date, status (its
+        text) and standing (its word: game_records.status(), as every view's), winners (names:
+        none unless its rules ended it), totals (None when the PC cannot score it: `error` says
+        why), violations, rank (a finished solo game's)."""
         from doodlebox import game_records
-        from doodlebox.games_view import state_text
 
         none: list[dict] = []
         rows = self._read(game_records.games, none)
-        return [_row(r, state_text(r)) for r in reversed(rows)]
+        return [_row(r) for r in reversed(rows)]
 
     # -- one game -------------------------------------------------------------------------
     def game(self, gid: int) -> dict:
@@ -231,6 +231,7 @@ class Views:
         """The console's game being played (the last one started, while its state is `playing`,
         and for SHOWN_AFTER_END seconds after it ended): its round, whose turn, scores, the
         round's dice and latest events, `state`; None when no game is being played."""
+        from doodlebox import game_records
         from doodlebox.games_view import game_name
         from doodlebox.live import describe
 
@@ -253,10 +254,15 @@ class Views:
         rp = self._replayed(record, problem)
         events = [e for _, e in log.events]
         rounds = [e["r"] for e in events if type(e.get("r")) is int]
-        out: dict = {"id": row["id"], "label": log.label(), "edition": game_name(row["edition"]),
-                     "state": row["state"], "players": names, "round": max(rounds or [0]),
+        o = game_records.replayed(rp.replay, rp.game) if rp.replay is not None else game_records.Outcome(None)
+        standing, status = game_records.status(row, o)
+        out: dict = {"id": row["id"], "g": row["g"], "label": log.label(), "edition": game_name(row["edition"]),
+                     "state": row["state"], "standing": standing, "status": status,
+                     "winners": [names[p] for p in o.winners if p < len(names)],
+                     "players": names, "round": max(rounds or [0]),
                      "turn": "", "scores": None, "violations": 0, "dice": _dice(events),
-                     "events": [describe(e).strip() for e in events[-RECENT:]], "problem": rp.problem}
+                     "events": [describe(e, game=row["id"], boot=row["boot"]).strip() for e in events[-RECENT:]],
+                     "problem": rp.problem}
         if rp.replay is not None:
             state = rp.replay.state
             out["scores"] = list(state.result().totals)
@@ -271,11 +277,12 @@ class Views:
         return out
 
 
-def _row(r: dict, status: str) -> dict:
+def _row(r: dict) -> dict:
     from doodlebox.games_view import game_name
 
     return {"id": r["id"], "edition": game_name(r["edition"]), "players": [str(n) for n in r["names"]],
-            "date": str(r["date"] or ""), "status": status, "totals": r.get("totals"),
+            "date": str(r["date"] or ""), "status": str(r.get("status_text") or r["state"]),
+            "standing": str(r.get("standing") or ""), "totals": r.get("totals"),
             "winners": [str(w) for w in r.get("winners") or []], "violations": r.get("violations") or 0,
             "rank": str(r.get("rank") or ""), "error": str(r.get("error") or "")}
 

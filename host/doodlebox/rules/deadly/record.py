@@ -27,12 +27,13 @@ from doodlebox.rules.deadly.sentences import sentence
 from doodlebox.rules.deadly.spec import DEADLY
 from doodlebox.rules.deadly.tallies import FIELDS as TALLY_FIELDS
 from doodlebox.rules.deadly.tallies import Counts, problems
+from doodlebox.rules.ending import read_ended
 
 EDITION = "deadly"
 # Every field each object of a Deadly Doodles record may have (docs/records.md, "Every field");
 # any other is refused. The map and deck objects are data files with their own checkers.
 FIELDS: KnownFields = {
-    "": ("format", "edition", "map", "deck", "seed", "players", "rounds", "tallies"),
+    "": ("format", "edition", "map", "deck", "seed", "players", "rounds", "tallies", "ended"),
     "rounds[]": ("revealed", "drawings", "unfinished"),
     "rounds[].drawings[][]": ("card", "room", "ends", "trap"),
     "tallies[]": TALLY_FIELDS,
@@ -74,6 +75,7 @@ class Record:
     rounds: list[Round]
     edition: str = EDITION
     tallies: list[Counts | None] | None = None    # with tallies: each player's counts (None: not given yet)
+    ended_early: bool = False     # "ended": "early" (ruling G1: rules/ending.py)
 
     def game(self) -> Game:
         return Game(self.map, self.deck, len(self.players), tallies=self.tallies is not None)
@@ -141,7 +143,8 @@ def parse(data: Any, source: str = "record") -> Record:
                 _trap_only(a, reader)
         unfinished = _unfinished(rd, w, len(players), r == len(rounds_data) - 1, reader)
         rounds.append(Round(w, revealed, acts, unfinished))
-    return Record(source, list(players), dmap, deck, seed, rounds, tallies=tallies)
+    return Record(source, list(players), dmap, deck, seed, rounds, tallies=tallies,
+                  ended_early=read_ended(data, bad))
 
 
 def _round_revealed(rd: Any, r: int, w: str, deck: Deck, solo: bool, left: list[int], seen: dict[int, str],

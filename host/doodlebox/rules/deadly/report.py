@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from doodlebox.rules.deadly.engine import Result, score
 from doodlebox.rules.deadly.record import Replay
+from doodlebox.rules.ending import ending, seat
 
 
 def _name(rp: Replay, p: int) -> str:
-    return f"P{p + 1} {rp.record.players[p]}"
+    return seat(rp.record.players, p)
 
 
 def as_json(rp: Replay) -> dict:
@@ -25,6 +26,7 @@ def as_json(rp: Replay) -> dict:
         "players": rec.players,
         "rounds": st.round,
         "finished": rp.finished,
+        "status": ending(rp).status,
         "valid": not rp.violations,
         "violations": [v.as_dict() for v in rp.violations],
         "sheets": [
@@ -41,7 +43,7 @@ def as_json(rp: Replay) -> dict:
              **({"tallies": ss.counts.as_dict() if ss.counts is not None else None}
                 if rec.tallies is not None else {})}
             for ss in res.sheets],
-        "winners": [rec.players[p] for p in res.winners],
+        "winners": [rec.players[p] for p in ending(rp).winners],
     }
 
 
@@ -69,16 +71,18 @@ def sheets_text(rp: Replay, res: Result | None = None) -> str:
 def table_text(rp: Replay) -> str:
     res = score(rp.state)
     rec = rp.record
+    end = ending(rp)
     rows = sorted(res.sheets, key=lambda ss: (-ss.total, ss.player))
     width = max(len(n) for n in rec.players)
     solo = len(rec.players) == 1
     name = rec.map.name if "Deadly Doodles" in rec.map.name else f"Deadly Doodles ({rec.map.name})"
     out = [f"{name}, {'solo' if solo else f'{len(rec.players)} players'}: "
-           f"{rp.state.round} of 7 rounds" + ("" if rp.finished else " (not finished)")]
+           f"{rp.state.round} of 7 rounds" + end.heading()]
     for ss in rows:
-        mark = "  winner" if ss.player in res.winners else ""
+        mark = ("  winner" if ss.player in end.winners else
+                "  leading" if not end.over and ss.player in res.winners else "")
         out.append(f"  {rec.players[ss.player]:<{width}}  {ss.total:>4}{mark}")
-    if len(res.winners) > 1:
+    if len(end.winners) > 1:
         out.append("  a tie: the tied players share the win (ruling D11)")
     if solo:
         out.append("  solo: try to beat your best score")

@@ -17,11 +17,12 @@ from doodlebox.rules.dice.engine import CIRCLE, PASS, SCORING, Action, Game, Ill
 from doodlebox.rules.dice.layout import PIECES, Layout, LayoutError
 from doodlebox.rules.dice.sentences import sentence
 from doodlebox.rules.dice.spec import CONTROL, MOST_PLAYERS
+from doodlebox.rules.ending import read_ended
 
 # Every field each object of a dice record may have (docs/records.md, "Every field"); any other is
 # refused. The layout object is a data file with its own checker (rules/datafiles.py).
 FIELDS: KnownFields = {
-    "": ("format", "edition", "variant", "players", "layout", "start", "rounds"),
+    "": ("format", "edition", "variant", "players", "layout", "start", "rounds", "ended"),
     "rounds[]": ("roll", "turns"),
     "rounds[].roll": ("column", "white"),
     "rounds[].turns[]": ("player", "die", "at", "piece", "floor", "park", "pass", "circle"),
@@ -60,6 +61,7 @@ class Record:
     layout: Layout
     start: list[int]
     rounds: list[Round]
+    ended_early: bool = False     # "ended": "early" (ruling G1: rules/ending.py)
 
     def game(self) -> Game:
         return Game(self.layout, len(self.players), self.variant)
@@ -123,7 +125,7 @@ def parse(data: Any, source: str = "record") -> Record:
     start = [_face(reader, v, f"start[{i}]") for i, v in enumerate(start)]
     read = _Rounds(reader, lay.size, len(players))
     rounds = [read.round(ri, w, rd) for ri, (w, rd) in enumerate(objects(data.get("rounds"), "rounds"))]
-    return Record(source, edition, variant, list(players), lay, start, rounds)
+    return Record(source, edition, variant, list(players), lay, start, rounds, read_ended(data, bad))
 
 
 def _face(reader: Reader, v: Any, where: str) -> int:

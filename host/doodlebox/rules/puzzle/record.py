@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from doodlebox.rules.common import FORMAT, KnownFields, Reader, Replay, StreamError, Violation, load_json
+from doodlebox.rules.ending import read_ended
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.engine import Action, Game, IllegalAction, State
@@ -22,7 +23,7 @@ from doodlebox.rules.puzzle.spec import PUZZLE, VARIANT
 # Every field each object of a Doodle Puzzle record may have (docs/records.md, "Every field"); any
 # other is refused. "rounds[].baddy" is Baddy's Mischief written as an object (a list has none).
 FIELDS: KnownFields = {
-    "": ("format", "edition", "variant", "subjects", "players", "rounds"),
+    "": ("format", "edition", "variant", "subjects", "players", "rounds", "ended"),
     "rounds[]": ("roles", "rejected", "number", "card", "timer", "placements", "baddy", "guess", "challenge"),
     "rounds[].rejected[]": ("number", "card"),
     "rounds[].timer": ("start_ms", "end_ms", "paused_ms"),
@@ -54,6 +55,7 @@ class Record:
     subjects: str
     players: list[str]
     rounds: list[Round]
+    ended_early: bool = False     # "ended": "early" (ruling G1: rules/ending.py)
 
     def game(self) -> Game:
         return Game(len(self.players), self.variant, self.subjects, strict=False)
@@ -94,7 +96,7 @@ def parse(data: Any, source: str = "record") -> Record:
         raise bad("players", f"{n} players: {PUZZLE.players_text()}")
 
     rounds = [_read_round(reader, w, rd, list(players)) for w, rd in reader.objects(data.get("rounds", []), "rounds")]
-    return Record(source, E.EDITION, variant, subjects, list(players), rounds)
+    return Record(source, E.EDITION, variant, subjects, list(players), rounds, read_ended(data, bad))
 
 
 def _read_round(reader: Reader, w: str, rd: dict, players: list[str]) -> Round:

@@ -2,6 +2,7 @@
 round by round (or the shared one and its verdict), the table, and the same as JSON."""
 from __future__ import annotations
 
+from doodlebox.rules.ending import ending, seat
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle import roles as R
 from doodlebox.rules.puzzle.record import Replay
@@ -32,6 +33,7 @@ def as_json(rp: Replay) -> dict:
         "players": rec.players,
         "rounds": _rounds_played(rp),
         "finished": rp.finished,
+        "status": ending(rp).status,
         "valid": not rp.violations,
         "violations": [v.as_dict() for v in rp.violations],
         "round_results": [
@@ -45,7 +47,7 @@ def as_json(rp: Replay) -> dict:
              "slashes": {"guessy_correct": c.correct, "guessy_incorrect": c.incorrect, "baddy": c.baddy},
              "total": res.totals[p]}
             for p, c in enumerate(st.cards)],
-        "winners": [rec.players[p] for p in res.winners],
+        "winners": [rec.players[p] for p in ending(rp).winners],
     }
     if res.shared is not None:
         out["shared"] = {"marks": res.shared.marks, "check_marks": res.shared.checks,
@@ -65,7 +67,7 @@ def _n(k: int, word: str) -> str:
 
 
 def _name(rp: Replay, p: int) -> str:
-    return f"P{p + 1} {rp.record.players[p]}"
+    return seat(rp.record.players, p)
 
 
 def sheets_text(rp: Replay) -> str:
@@ -101,7 +103,7 @@ def sheets_text(rp: Replay) -> str:
             out.append(f"  {c.correct:>+4}  {_n(c.correct, 'slash')} in the Guessy-correct box (+1 each)")
             out.append(f"  {-c.incorrect:>+4}  {_n(c.incorrect, 'slash')} in the Guessy-incorrect box (-1 each)")
             out.append(f"  {-c.baddy:>+4}  {_n(c.baddy, 'slash')} in the Baddy box (-1 each)")
-        out.append(f"  {res.totals[p]:>4}  total" + ("   winner" if rp.finished and p in res.winners else ""))
+        out.append(f"  {res.totals[p]:>4}  total" + ("   winner" if p in ending(rp).winners else ""))
     return "\n".join(out)
 
 
@@ -109,7 +111,8 @@ def table_text(rp: Replay) -> str:
     rec = rp.record
     st = rp.state
     res = st.result()
-    head = f"{_title(rp)}: {_rounds_played(rp)} rounds" + ("" if rp.finished else " (not finished)")
+    end = ending(rp)
+    head = f"{_title(rp)}: {_rounds_played(rp)} rounds" + end.heading()
     out = [head]
     if res.shared is not None:
         out.append(f"  the table (shared Scorecard): {_n(res.shared.checks, 'check mark')}, "
@@ -119,8 +122,9 @@ def table_text(rp: Replay) -> str:
     width = max(len(n) for n in rec.players)
     order = sorted(range(len(rec.players)), key=lambda p: -res.totals[p])
     for p in order:
-        mark = ("  winner" if rp.finished else "  leading") if p in res.winners else ""
+        mark = ("  winner" if p in end.winners else
+                "  leading" if not end.over and p in res.winners else "")
         out.append(f"  {rec.players[p]:<{width}}  {res.totals[p]:>4}{mark}")
-    if len(res.winners) > 1 and rp.finished:
+    if len(end.winners) > 1:
         out.append("  a tie: the tied players share the victory")
     return "\n".join(out)

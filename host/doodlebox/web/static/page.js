@@ -78,8 +78,11 @@
     $("no-game").hidden = !!g;
     if (!g) return;
     $("game").dataset.game = String(g.id);
-    $("game-title").textContent = "game " + g.id + ": " + g.edition + " (" + g.players.join(", ") + ")" +
-      (g.state === "playing" ? "" : ", " + g.state);
+    // the store's number, as the games table and `doodlebox games` say it; the console's own beside it
+    const consoleGame = g.g === null || g.g === undefined || g.g === g.id ? "" : " (console game " + g.g + ")";
+    $("game-title").textContent = "game " + g.id + consoleGame + ": " + g.edition + " (" + g.players.join(", ") +
+      ")" + (g.state === "playing" ? "" : ", " + g.status +
+      (g.winners && g.winners.length ? "; winner: " + g.winners.join(", ") : ""));
     $("game-round").textContent = String(g.round);
     $("game-turn").textContent = g.turn || "-";
     $("game-violations").textContent = g.violations ? g.violations + " violation(s)" : "";
@@ -158,4 +161,5 @@
         .catch((err) => { $("names-note").textContent = String(err); });
     });
   }
+
 })();
