@@ -23,9 +23,9 @@ def test_the_guest_modules_stay_small(tmp_path):
 
 
 def test_the_board_holds_one_band_of_the_frame():
-    # (the Board is built by board/build.py and numbers the boot with doodle/bootnum.py, which
-    # reads the journal with doodle/flashlog.py: it lets all three go, but the names they intern
-    # stay, so the board's objects are its figure less the interned names)
+    # (the Board numbers the boot with doodle/bootnum.py, which reads the journal with
+    # doodle/flashlog.py: it lets both go, but the names they intern stay, so the board's objects
+    # are its figure less the interned names)
     figures = heap_report(modules=["board.pico"], loop=False)
     rows = {name: n for name, n, _q in figures}
     panel = rows["drop board.panel"]  # the panel's band, framebufs, the driver and its pins

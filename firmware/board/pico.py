@@ -1,18 +1,18 @@
-# doodlebox Pico board: builds buttons, LED dice, buzzer, e-paper and USB from board/pins.py
-# (board/build.py, loaded at power-up).
+# doodlebox Pico board: builds buttons, LED dice, buzzer, e-paper and USB from board/pins.py.
+import binascii
 import random
 import sys
 
 import machine
+import neopixel
 
-# the parts' classes: board/build.py makes the parts through these names (a test can stand in for one)
-from board.buttons import Buttons  # noqa: F401
-from board.buzzer import Buzzer  # noqa: F401
-from board.flash import Flash  # noqa: F401
-from board.leds import LedDice  # noqa: F401
-from board.panel import Panel  # noqa: F401
-from board.ssd1680 import SSD1680  # noqa: F401
-from board.usb import Usb  # noqa: F401
+from board.buttons import Buttons
+from board.buzzer import Buzzer
+from board.flash import Flash
+from board.leds import LedDice
+from board.panel import Panel
+from board.ssd1680 import SSD1680
+from board.usb import Usb
 
 Pin = machine.Pin
 
@@ -32,9 +32,31 @@ class Board:
     the App's store, `flash` the folder they live in)."""
 
     def __init__(self, usb=None, flash="/"):
-        # built by board/build.py, loaded for it and let go after (RAM: run once)
-        __import__("board.build", None, None, ("x",)).build(self, usb, flash)
-        _drop("board", "build")
+        from board import pins  # read while the board is built, then let go (RAM)
+
+        self.buttons = Buttons([(name, Pin(pin, Pin.IN, Pin.PULL_UP)) for name, pin in pins.BUTTONS])
+        strip = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.LED_DICE * pins.LED_PIPS_PER_DIE)
+        self.leds = LedDice(strip, pins.LED_DICE, pins.LED_PIPS_PER_DIE, pins.LED_MAX_LEVEL)
+        self.buzzer = Buzzer(machine.PWM(Pin(pins.BUZZER_PIN), freq=1000, duty_u16=0))
+        spi = machine.SPI(pins.EPD_SPI, baudrate=4000000, sck=Pin(pins.EPD_SCK), mosi=Pin(pins.EPD_MOSI))
+        epd = SSD1680(spi, Pin(pins.EPD_CS, Pin.OUT, value=1), Pin(pins.EPD_DC, Pin.OUT),
+                      Pin(pins.EPD_RST, Pin.OUT, value=1), Pin(pins.EPD_BUSY, Pin.IN),
+                      pins.EPD_WIDTH, pins.EPD_HEIGHT)
+        self.panel = Panel(epd)
+        if usb is None and virtual_usb is not None:
+            usb = virtual_usb.stream()
+        self.usb = Usb(usb)
+        self.flash = Flash(flash)
+        from doodle import bootnum  # only at power-up (RAM); the journal retries an unsaved one
+        # (it also makes the console's id: bootnum.console_id)
+        # the boot's number, saved before it is used (docs/journal.md, "The boot number")
+        self.boot, self.boot_saved, self.boot_damaged = bootnum.next_boot(self.flash)
+        self.uid = bootnum.console_id(self.flash, binascii.hexlify(machine.unique_id()).decode(), self.boot == 1,
+                                      random)
+        _drop("doodle", "bootnum")   # let go (the journal loads it again only to retry) ...
+        _drop("doodle", "flashlog")  # ... with the journal's reading, which it loaded
+        _drop("board", "pins")
+        self.rand = rand
 
     def held(self, name):
         """Whether button `name` is down now (its raw level: before any debounce). Asked at
