@@ -420,6 +420,78 @@ def journal_budget() -> None:
         print(f"{edition:10} {players:>7} {games:>6} {app.journal.next - 1:>7} {size // games:>11,}")
 
 
+def bench_coach(greedy_games: int = 100, search_games: int = 3, budget_s: float = 0.5) -> None:
+    """The coach's bots (docs/coach.md) per dice edition (solo where the edition has a solo game,
+    else two seats of the same level): the mean score and the ranks (solo) or the winner's mean,
+    ms per move, and the playouts per second of the search's policy from a new game."""
+    import random
+
+    from doodlebox.coach import bots
+    from doodlebox.coach.policy import DicePolicy
+    from doodlebox.coach.search import playout
+    from doodlebox.rules.games import find_game
+
+    heading(f"coach: bots through the engine (greedy {greedy_games} games, search {search_games} games at "
+            f"{budget_s:g} s per move)")
+    print(f"{'edition':10} {'seats':>5} {'level':8} {'games':>5} {'mean':>6} {'±se':>5} {'median':>6} "
+          f"{'ms/move':>8} {'playouts/s':>10}  ranks reached")
+    for edition in ("city", "suzhou", "treasures", "shanghai", "monsters"):
+        seats = 1 if find_game(edition).players[0] == 1 else 2
+        game = find_game(edition).new_game(seats)
+        pol = DicePolicy()
+        t = time.perf_counter()
+        n = 0
+        while time.perf_counter() - t < 1.0:
+            playout(game.new_state(), pol, random.Random(n), random.Random(-n))
+            n += 1
+        rate = n / (time.perf_counter() - t)
+        for name, games in (("greedy", greedy_games), ("search", search_games)):
+            m = bots.run(edition, seats, games, [name], seed=1000, budget_s=budget_s)
+            row = bots.summary(m)[0]
+            reached = ", ".join(f"{k} {v}" for k, v in sorted(row["reached"].items(), key=lambda kv: str(kv[0])))
+            print(f"{edition:10} {seats:>5} {name:8} {games:>5} {row['mean']:6.1f} {row['se']:5.1f} "
+                  f"{row['median']:6g} {row['ms_per_move']:8.1f} {rate:10.0f}  {reached}", flush=True)
+
+
+def bench_hints(positions: int = 24) -> None:
+    """`doodlebox hint`'s search (coach/analysis.decide at its default budget) on mid-game positions
+    of each dice edition (1 to 4 players, the greedy policy played to a random round from 2 to
+    14): p50 and p95 ms per hint, the moves considered and the playouts made per hint. Issue 21
+    wants a hint within 1 s at p95."""
+    import random
+
+    from doodlebox.coach import analysis
+    from doodlebox.coach.policy import policy_for
+    from doodlebox.rules.games import find_game
+
+    heading(f"coach: hints at the default budget ({analysis.HINT_BUDGET_S:g} s), {positions} mid-game positions "
+            "an edition")
+    print(f"{'edition':10} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'moves p50':>9} {'playouts p50':>12} "
+          f"{'playouts min':>12}")
+    for edition in ("city", "suzhou", "treasures", "shanghai", "monsters"):
+        rng = random.Random(21)
+        low = find_game(edition).players[0]
+        ms: list[float] = []
+        moves: list[int] = []
+        made: list[int] = []
+        while len(ms) < positions:
+            s = find_game(edition).new_game(rng.randint(low, 4)).new_state()
+            pol = policy_for(s)
+            stop = rng.randint(2, 14)
+            while not s.is_terminal() and not (s.round >= stop and getattr(s, "phase", "") == "turn"):
+                s.apply_unchecked(s.sample_chance(rng) if s.is_chance_node() else pol(s, rng))
+            if s.is_terminal():
+                continue
+            t = time.perf_counter()
+            d = analysis.decide(s, budget_s=analysis.HINT_BUDGET_S, seed=len(ms))
+            ms.append((time.perf_counter() - t) * 1000)
+            moves.append(d.considered)
+            made.append(d.playouts)
+        q = statistics.quantiles(ms, n=20)
+        print(f"{edition:10} {statistics.median(ms):7.0f} {q[18]:7.0f} {max(ms):7.0f} {statistics.median(moves):9g} "
+              f"{statistics.median(made):12g} {min(made):12}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
@@ -452,6 +524,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_full_journal_power_up(tmp)
         bench_panel_scores(tmp)
         journal_budget()
+        bench_coach()
+        bench_hints()
     print(f"\nmachine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     return 0
 

@@ -28,6 +28,8 @@ SLOW = {
     "test_checks", "test_firmware_types", "test_firmware_build",
     # `doodlebox` as its own process, the page's server, the panel's driver in the VM
     "test_cli", "test_cli_input", "test_games_cli", "test_ssd1680", "test_web_server",
+    # the coach's searches over whole games (playouts)
+    "test_analyse",
     # single tests: the VM, a pty, a process of its own, whole random games and playouts
     "test_selftest::test_self_test_on_the_virtual_console",
     "test_selftest::test_doodlebox_log_connects_during_the_self_test_and_shows_it",

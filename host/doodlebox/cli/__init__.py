@@ -9,6 +9,9 @@
     web.py       web                     a page on 127.0.0.1: the games, their sheets, the statistics,
                                          the game being played (`log --web`: the virtual console too)
     maker.py     flash, hardware ...     putting the firmware on a Pico; the board's documents
+    coach.py     bot                     bots play whole games through the engine at the coach's levels
+    analyse.py   analyse, hint           the coach: each turn's points lost against the best move with
+                                         the same dice; the best move in the game being played
 
 Every error doodlebox reports is a doodlebox.errors.DoodleboxError: one line on stderr and its
 exit code (2 for input that cannot be used, 1 for a thing that failed).
@@ -21,12 +24,13 @@ import os
 import sys
 
 from doodlebox import __version__
-from doodlebox.cli import console, games, maker, records, stats, web
+from doodlebox.cli import analyse, coach, console, games, maker, records, stats, web
 from doodlebox.cli.command import Command
 from doodlebox.errors import DoodleboxError
 
 COMMANDS: tuple[Command, ...] = (*console.COMMANDS, *games.COMMANDS, *stats.COMMANDS, *records.COMMANDS,
-                                 *web.COMMANDS, *maker.COMMANDS)
+                                 *web.COMMANDS, *maker.COMMANDS,
+                                 *coach.COMMANDS, *analyse.COMMANDS)
 
 
 def where_the_games_are() -> str:

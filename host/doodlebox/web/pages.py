@@ -158,9 +158,22 @@ def game(db: str, g: dict) -> str:
             out.append(f'<figure><img class="sheet" src="/game/{gid}/sheet/{seat + 1}.png" alt="{esc(name)}\'s sheet">'
                        f"<figcaption>{esc(name)}</figcaption></figure>\n")
         out.append("</div>\n")
+    if g.get("record") is not None and g.get("edition") not in ("deadly", "puzzle"):
+        out.append(_coach(gid))
     out.append("</section>\n")
     out.append(TAIL)
     return "".join(out)
+
+
+def _coach(gid: int) -> str:
+    """A dice game's coach: the chart of expected final scores (made when the browser asks for it:
+    web/coach.py) and its mistakes and blunders, listed by the script from /api/game/N/coach."""
+    return ('<h3>Coach</h3>\n<p class="note">Each player\'s expected final score after each turn, '
+            "as the coach's search values the move played (docs/coach.md); made once per game, "
+            "it takes some seconds.</p>\n"
+            f'<img class="chart" id="coach-chart" src="/game/{gid}/coach.svg" alt="expected final score per turn">\n'
+            f'<h4>Mistakes and blunders</h4>\n<ol id="coach-losses" data-game="{gid}"></ol>\n'
+            '<p id="coach-note" class="note">the coach is at work...</p>\n')
 
 
 def problem(db: str, status: int, text: str) -> str:

@@ -21,6 +21,8 @@ than the ASCII ones below.
 | `/` | the live game, the virtual console's dice and buttons, the games, the statistics |
 | `/game/N` | game N: names, table, rounds, violations, sheets |
 | `/game/N/sheet/S.png` | seat S's sheet (1-based) |
+| `/game/N/coach.svg` | a dice game's expected final score per turn, each player (web/coach.py) |
+| `/api/game/N/coach` | JSON: its analysis (`doodlebox analyse --json`'s fields, with `losses`) |
 | `/stats/NAME.png` | one chart of `doodlebox stats` (dice, scores, wins, solo) |
 | `/live/panel.png` | the virtual console's e-paper panel |
 | `/api/live` | JSON: the link, the virtual console, the game playing |
@@ -77,6 +79,8 @@ STATIC = {"page.js": "text/javascript; charset=utf-8", "page.css": "text/css; ch
 GAME = re.compile(r"/game/([0-9]{1,9})")
 CHART = re.compile(r"/stats/([a-z]{1,16})\.png")
 SHEET = re.compile(r"/game/([0-9]{1,9})/sheet/([0-9]{1,2})\.png")
+COACH = re.compile(r"/game/([0-9]{1,9})/coach\.svg")
+COACH_API = re.compile(r"/api/game/([0-9]{1,9})/coach")
 
 _quiet = logging.getLogger("waitress")     # quiet: the terminal is `doodlebox log`'s
 _quiet.addHandler(logging.NullHandler())
@@ -238,6 +242,12 @@ class WebServer:
         m = SHEET.fullmatch(path)
         if m:
             return "image/png", self.views.sheet_png(int(m.group(1)), int(m.group(2)) - 1)
+        m = COACH.fullmatch(path)
+        if m:
+            return "image/svg+xml", self.views.coach_svg(int(m.group(1)))
+        m = COACH_API.fullmatch(path)
+        if m:
+            return _json(self.views.coach(int(m.group(1))))
         raise WebError(404, f"no page {path[:200]}")
 
     def post(self, path: str, data: dict) -> dict:

@@ -177,6 +177,27 @@ class Views:
                 rp.pictures[seat] = png
         return png
 
+    def coach(self, gid: int) -> dict:
+        """Game `gid`'s analysis by the coach (web/coach.py: made on the first request, kept in
+        memory while its record is the same), outside the database's thread."""
+        from doodlebox.web import coach
+
+        def read(store: Store) -> tuple[dict | None, str]:
+            store.find(gid)
+            return self._record(store, gid)
+
+        nothing: tuple[dict | None, str] = (None, "there is no database yet")
+        record, problem = self._read(read, nothing)
+        if record is None:
+            return {"analysed": False, "why": problem}
+        return coach.analysis(record)
+
+    def coach_svg(self, gid: int) -> bytes:
+        """Game `gid`'s chart of expected final scores per turn (web/coach.py) as SVG bytes."""
+        from doodlebox.web import coach
+
+        return coach.chart_svg(self.coach(gid)).encode()
+
     def set_names(self, gid: int, names: list[str]) -> list[str]:
         """Name game `gid`'s seats (Store.set_names: BadNames, NoGame); the names as they now are."""
         found = self._read(lambda s: s.set_names(gid, names), None)

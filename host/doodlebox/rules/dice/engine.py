@@ -61,6 +61,7 @@ class Game(api.Game):
         self.kind = [s.kind for s in layout.squares]
         self.starts = [(s.row - 1) * n + s.col - 1 for s in layout.starts()]
         self.can_pass = layout.free_pass or variant == "control"
+        self.draws: dict[tuple[int, int, tuple[int, int] | None], tuple[Action, ...]] = {}  # _square_actions'
 
     def new_state(self) -> State:
         return State(self)
@@ -217,11 +218,12 @@ class State(api.State[Action]):
             return [Action("house", die, r, c, via=via)] if sheet.crossed[i] < sq.houses else []
         if sheet.pieces[i]:
             return []
-        out = []
+        draws = g.draws.get((die, i, via))
+        if draws is None:      # Actions are immutable: each game makes a square's six draws once
+            draws = g.draws[(die, i, via)] = tuple(Action("draw", die, r, c, p, via) for p in PIECES)
         if kind == "skyscraper" and sheet.floors[i] - g.layout.squares[i].floors < g.layout.extra_floors:
-            out.append(Action("floor", die, r, c, via=via))
-        out.extend(Action("draw", die, r, c, p, via) for p in PIECES)
-        return out
+            return [Action("floor", die, r, c, via=via), *draws]
+        return list(draws)
 
     def _die_actions(self, sheet: Sheet, die: int) -> list[Action]:
         targets, _ = self._targets(sheet, die)

@@ -162,4 +162,27 @@
     });
   }
 
+  // -- a dice game's coach: its mistakes and blunders -------------------------------------------
+  const losses = $("coach-losses");
+  if (losses) {
+    fetch("/api/game/" + Number(losses.dataset.game) + "/coach", { cache: "no-store" })
+      .then((r) => r.json())
+      .then((a) => {
+        if (a.error || !a.analysed) {
+          $("coach-note").textContent = a.error || a.why || "";
+          return;
+        }
+        a.losses.forEach((t) => {
+          const li = document.createElement("li");
+          li.textContent = t.name + ", round " + t.round + " (" + t.roll + "): " + t.mark + ", -" +
+            t.lost.toFixed(1) + " expected points: played " + t.played + "; best " + t.best;
+          losses.appendChild(li);
+        });
+        $("coach-note").textContent = (a.losses.length ? "" : "none. ") + "Thresholds in expected points lost: " +
+          Object.entries(a.thresholds).map((e) => e[0] + " >= " + e[1]).join(", ") + " (" + a.playouts +
+          " playouts a move)";
+        document.body.dataset.coached = String(a.losses.length);
+      })
+      .catch((err) => { $("coach-note").textContent = String(err); });
+  }
 })();
