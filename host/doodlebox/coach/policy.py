@@ -142,10 +142,10 @@ class DicePolicy:
                 best = v
         return best
 
-    def _draw(self, state: dice.State, p: int, sheet: dice.Sheet, b: Board, i: int, bits: int,
-              keep: dict[str, float]) -> float:
+    def _sides(self, b: Board, pieces: list[int], i: int, bits: int) -> float:
+        """The side features of `bits` drawn in square i: each side open, joined, dead or
+        blocking, and the sides facing the edge (both policies)."""
         w = self.w
-        pieces = sheet.pieces
         s = 0.0
         sides = 0
         for side, j in b.nbs[i]:
@@ -161,7 +161,13 @@ class DicePolicy:
                     s += w.dead
             elif pj & back:
                 s += w.block
-        s += (2 - sides) * w.dead          # sides facing the edge
+        return s + (2 - sides) * w.dead
+
+    def _draw(self, state: dice.State, p: int, sheet: dice.Sheet, b: Board, i: int, bits: int,
+              keep: dict[str, float]) -> float:
+        w = self.w
+        pieces = sheet.pieces
+        s = self._sides(b, pieces, i, bits)
         road, _ = b.road_through(pieces, i, bits)
         kind = b.kind[i]
         if kind in keep:
@@ -288,25 +294,6 @@ class PlanPolicy(DicePolicy):
             s += w.group * b.group_gain(pieces, i, road)
         return s
 
-    def _sides(self, b: Board, pieces: list[int], i: int, bits: int) -> float:
-        """DicePolicy's side features of `bits` drawn in square i."""
-        w = self.w
-        s = 0.0
-        sides = 0
-        for side, j in b.nbs[i]:
-            pj = pieces[j]
-            back = _OPP[side]
-            if bits & side:
-                sides += 1
-                if not pj:
-                    s += w.open
-                elif pj & back:
-                    s += w.connect
-                else:
-                    s += w.dead
-            elif pj & back:
-                s += w.block
-        return s + (2 - sides) * w.dead
 
     def future(self, state: dice.State, b: Board, pieces: list[int], crossed: list[int],
                circled: dict[str, list[int]], owners: dict[int, int]) -> float:
