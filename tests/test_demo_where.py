@@ -55,8 +55,7 @@ def _demo(env: dict, *more: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_two_demos_keep_both_games_in_the_demo_database_and_say_how_to_see_them(tmp_path):
-    if not (Path(sys.executable).parent / "doodlebox").exists():
-        pytest.skip("no doodlebox script beside this Python (make's venv)")
+    assert (Path(sys.executable).parent / "doodlebox").exists(), "make test runs in make's venv, with its script"
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONPATH=str(ROOT / "host"))
     runs = [_demo(env), _demo(env, "--seed", "8")]
     demo_db = tmp_path / "doodlebox" / "demo.sqlite3"
