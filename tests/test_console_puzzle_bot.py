@@ -2,7 +2,7 @@
 whole core (doodle/app.py: lobby, journal, link, the game) under CPython on a simulated clock:
 whole games in every variant, a console whose events disagree with the rules caught, and a
 game resumed after a power cut in the middle of its drawing minute. The game's own flow against
-the engine is tests/test_console_puzzle.py."""
+the engine is tests/test_console_puzzle.py (tests/puzzle_duo.py)."""
 from __future__ import annotations
 
 import random
@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from doodle import puzzle as P
-from test_console_puzzle import snap
+from puzzle_duo import snap
 
 
 class SimConsole:
