@@ -28,25 +28,17 @@ class Board:
     shops: int                        # shop squares on the sheet
 
     def road_through(self, pieces: list[int], i: int, bits: int) -> tuple[list[int], int]:
-        """(the squares of the road square i would be on with the piece `bits`, sides joined)."""
-        seen = {i}
-        stack = []
-        joined = 0
-        for side, j in self.nbs[i]:
-            if bits & side and pieces[j] & OPPOSITE[side]:
-                joined += 1
-                if j not in seen:
-                    seen.add(j)
-                    stack.append(j)
-        nbs = self.nbs
-        while stack:
-            k = stack.pop()
-            p = pieces[k]
-            for side, j in nbs[k]:
-                if p & side and j not in seen and pieces[j] & OPPOSITE[side]:
-                    seen.add(j)
-                    stack.append(j)
-        return list(seen), joined
+        """(the squares of the road square i would be on with the piece `bits`, sides joined):
+        the engine's own road (rules/dice/roads.py), with the piece put in for the moment."""
+        joined = sum(1 for side, j in self.nbs[i] if bits & side and pieces[j] & OPPOSITE[side])
+        if not bits:
+            return [i], 0
+        was = pieces[i]
+        pieces[i] = bits
+        try:
+            return roads.road(pieces, self.nbs, i), joined
+        finally:
+            pieces[i] = was
 
     def worth(self, sheet: Sheet, i: int, road: list[int]) -> int:
         """What a drawing in scoring square i on `road` is worth (engine._score_drawing's rule)."""
