@@ -662,6 +662,7 @@ def failed(r: dict) -> bool:
         return bool(r["crashes"] or r["corrupt events accepted"])
     return bool(r["lost"] or r["duplicated"] or r.get("wrong") or r.get("acked_before_stored")
                 or r.get("MemoryError") or r.get("exceptions") or r.get("heap_grows") or r.get("stopped")
+                or r.get("step_over_margin")
                 or r.get("finished") is False or r.get("logger_stayed_up") is False
                 or ("one_line" in r and r["one_line"] != r["tried"]) or r.get("said") == 0)
 

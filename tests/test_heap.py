@@ -158,3 +158,86 @@ gc.collect()
 print('@acked', gc.mem_alloc())
 """)
     assert figures["in_flight"] - figures["acked"] <= 64, figures   # 1,104 bytes before (2026-12-02)
+
+
+def test_reading_a_burst_from_the_pc_allocates_only_the_bytes_read():
+    # board/usb.py asked select's poll(0) whether a byte waits, once a byte: each call a new
+    # list (48 bytes in the VM), 12 KB for the 256 bytes of a burst of acks, all in one loop
+    # step. With a step's other garbage (a frame sent, two e-paper chunks) that emptied the
+    # 46 KB left after a collection: the power cuts' MemoryError of 2026-12-02 (make faults,
+    # seed 304502734). ipoll(0) allocates nothing: a read costs the bytes returned.
+    figures = _vm("""import io
+from board.usb import Usb
+class Pipe(io.IOBase):
+    def __init__(self, data):
+        self.data, self.at = data, 0
+    def readinto(self, b):
+        if self.at >= len(self.data):
+            return None
+        b[0] = self.data[self.at]
+        self.at += 1
+        return 1
+    def write(self, b):
+        return len(b)
+    def ioctl(self, req, arg):
+        if req == 3:
+            return arg & 4 | (arg & 1 if self.at < len(self.data) else 0)
+        return 0
+usb = Usb(Pipe(bytes(range(256)) * 2))
+usb.read()
+gc.collect()
+gc.disable()
+free = gc.mem_free()
+got = usb.read()
+print('@allocated', free - gc.mem_free())
+print('@read', len(got))
+""")
+    assert figures["read"] == 128, figures          # (at most 128 bytes a loop step)
+    assert figures["allocated"] <= 256, figures   # 6,464 bytes with poll(0), 320 with a copy more (2026-12-02)
+
+
+def test_a_hi_from_the_pc_waits_for_a_collection_before_the_hello():
+    # the hello (the journal's rare steps loaded, its held boots read) and the resend it starts
+    # were made in the step that read the PC's hi: 8-18 KB at once, and with that step's frame
+    # out and two e-paper chunks, more than the loop's 40 KB margin (the power cuts' MemoryError
+    # of 2026-12-02). The step that reads a hi now asks for a collection; the hello comes
+    # right after it, before any event.
+    # (no collection in the program: the VM's collector cannot see what nested calls hold)
+    figures = _vm("""gc.disable()
+from doodle import flashlog, link
+from doodle.app import App
+flash = flashlog.RamFlash()
+for boot in (1, 2, 3):
+    for seg in range(2):
+        rec = bytearray()
+        for s in range(1, 40):
+            rec.extend(flashlog.record(boot, seg * 40 + s, b'{"g":1,"k":"roll","r":1}'))
+        flash.append(flashlog.seg_name(boot * 10 + seg), rec)
+flash.save("boot.txt", "3")
+app = App(lambda n: 0, 4, "c0ffee", flash)
+now = 0
+for i in range(100):
+    now += 20
+    if app.collect_wanted:
+        app.collected()
+    app.tick(now)
+    app.serial_out()
+hi = link.encode({"t": "hi", "v": link.VERSION})
+print('@collections_wanted', int(app.collect_wanted))
+free = gc.mem_free()
+app.serial_in(hi, now + 1)
+app.tick(now + 1)
+out = app.serial_out()
+print('@allocated', free - gc.mem_free())
+print('@sent', len(out))
+print('@wanted', int(app.collect_wanted))
+app.collected()
+app.tick(now + 2)
+out = app.serial_out()
+print('@hello_first', int(out.startswith(b'@{"boot":4') and b'"t":"hello"' in out.split(b"\\n")[0]))
+print('@events_after', out.count(b'"t":"ev"'))
+""")
+    assert figures["collections_wanted"] == 0, figures
+    assert figures["sent"] == 0 and figures["wanted"] == 1, figures   # nothing before the hello
+    assert figures["allocated"] <= 2_000, figures                      # 9,328 bytes before (2026-12-02)
+    assert figures["hello_first"] == 1 and figures["events_after"] > 0, figures

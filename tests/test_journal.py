@@ -266,6 +266,9 @@ def test_more_than_twenty_three_player_games_fit_with_no_pc():
     held = app.journal.held()
     assert held == app.journal.next - 1                       # every event of every game kept
     app.serial_in(link.encode({"t": "hi", "v": link.VERSION}), clock[0] + 2)
+    app.tick(clock[0] + 2)
+    assert app.collect_wanted and app.journal.held() == held   # the hello waits for a collection
+    app.collected()                                            # (board/loop.py, main.py)
     got, _ = drain(app.journal, clock[0] + 2)                  # the PC comes: everything, once, in order
     assert [s for _, s, _ in got] == list(range(1, held + 1))
     assert app.journal.held() == 0 and not app.journal.full()
@@ -356,14 +359,20 @@ def test_the_panel_says_when_the_flash_refuses_a_write_and_stops_saying_it_after
     flash = Refusing()
     a = App(lambda n: 0, 1, "c0ffee", flash)
     now = 0
+
+    def step():                                   # board/loop.py's step, and main.py's collection
+        if a.collect_wanted:
+            a.collected()
+        a.tick(now)
+
     for _ in range(20):                           # the journal read at power-up
         now += 50
-        a.tick(now)
+        step()
     flash.refuse = True
     a.journal.add(claim(1))
     for _ in range(10):
         now += 50
-        a.tick(now)
+        step()
     assert a.journal.write_errors >= 1 and a.notice == reasons.TEXT["flash"]
     flash.refuse = False
     for _ in range(10):

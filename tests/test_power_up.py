@@ -30,11 +30,13 @@ def power_up(flash, now=0):
     segment a collection; returns (app, frames sent: [decoded messages])."""
     boot, saved, damaged = bootnum.next_boot(flash)
     app = App(table_script.rand, boot, "c0ffee", flash, saved, damaged)
-    for _ in range(200):
+    for _ in range(200):             # board/loop.py's steps, each collect_wanted a collection (main.py)
+        if app.collect_wanted:
+            app.collected()
+            continue
+        app.tick(now)
         if not app.collect_wanted:
             break
-        app.collected()
-    app.tick(now)
     return app, decode(app.serial_out())
 
 
@@ -54,6 +56,8 @@ def run(app, start, ms, ack=True):
     now = start
     while now < start + ms:
         now += 20
+        if app.collect_wanted:          # the loop returns, main.py collects, the app goes on
+            app.collected()
         app.tick(now)
         for m in decode(app.serial_out()):
             got.append(m)

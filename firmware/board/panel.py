@@ -113,9 +113,7 @@ class Panel:
         self._shown_at = now_ms
         if full:
             self._full = True
-        self._draw_if_free()
-        if now_ms is not None:
-            self.driver.tick(now_ms)
+        self._draw_if_free()   # the driver starts at the next tick(): the loop's, in the same step
         return True
 
     def tick(self, now_ms):

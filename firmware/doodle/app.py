@@ -15,7 +15,7 @@ from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.6.0"
+FW_VERSION = "0.6.1"
 NOTICE_MS = const(3000)
 _LINK_TIMEOUT_MS = const(5000)
 
@@ -184,8 +184,8 @@ class App:
         j = self.journal
         if not j.boot_saved and not j.loading:   # nothing is written or sent meanwhile
             j.save_boot(now)
-        self._greet()
-        j.pump(now, self._tx)
+        if not self._greet():        # a hello owed goes first: nothing is sent before it
+            j.pump(now, self._tx)
         if (not j.boot_saved and not j.loading) or j.no_room:   # said while it lasts
             self._tell("boot" if not j.boot_saved else "full", now)
         if j.write_errors != self._flash_errors:   # the flash refused a write (tried again soon):
@@ -278,7 +278,8 @@ class App:
         """Called by the loop right after a collection: the step kept for it happens now."""
         step = self._after
         self.collect_wanted = False
-        if step is None:
+        if step is None:             # one heavy step a collection: a hello owed, or the step kept
+            self._greet(True)
             return
         self._after = None
         self.screen_rev += 1
@@ -337,12 +338,17 @@ class App:
         self._tones.append("end")
         self._later("final")
 
-    def _greet(self):
+    def _greet(self, collected=False):
         """The hello owed (at power-up, to a hi), once the journal is read and this boot's
-        number is on flash; then every event held is sent again."""
+        number is on flash; then every event held is sent again. A heavy step (the journal's
+        rare steps loaded, its held boots read: 8-18 KB in the 192K VM), so it waits for the
+        next collection (`collected`), as a module's load does. True while one waits for it."""
         j = self.journal
-        if j.loading or not j.boot_saved:
-            return
+        if j.loading or not j.boot_saved or not (self._hi or j.hello_due):
+            return False
+        if not collected:
+            self.collect_wanted = True
+            return True
         if self._hi:
             self._hi = False
             self._tx.append(self._hello())
@@ -350,6 +356,7 @@ class App:
         elif j.hello_due:                  # the next boot to send was not in the last hello
             self._tx.append(self._hello(j.hello_due))
             j.hello_due = 0
+        return False
 
     def _hello(self, since=0):
         j = self.journal

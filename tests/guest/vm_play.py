@@ -5,7 +5,8 @@
 # collections). Two parts are stood in for:
 # - the loop's clock (loop.time): simulated ms, each of the loop's sleeps STEP_MS of the
 #   console's time (the Pico's loop sleeps 2 ms; 10 ms here, as in tests/power_cuts.py), and
-#   each one a host call, `vm_step(now)`, where the host serves the PC's side of the USB and may
+#   each one a host call, `vm_step(now, heap free, heap free after the collection
+#   before the step or -1)`, where the host serves the PC's side of the USB and may
 #   cut the power (it then stops the VM inside that call: nothing after it runs);
 # - the buttons (pico.Buttons): a scripted table (Table.poll), a press every PRESS_MS of the
 #   console's time, chosen from the console's own state by tests/guest/table_script.py (the
@@ -17,6 +18,7 @@
 # entered again, right after main.py's collection: "HEAP <games over> <mem_alloc> <mem_free>"
 # and micropython.mem_info() ("max free sz", in blocks). At the end the program exits
 # (SystemExit: the VM ends with its output).
+import gc
 import sys
 
 import micropython
@@ -35,6 +37,7 @@ class Clock:
     def __init__(self):
         self.t = 0
         self.stride = STEP_MS     # a longer step while nothing is pressed (Doodle Puzzle's minute)
+        self.base = -1            # the heap free after main.py's collection, before this step (-1: none)
 
     def ticks_ms(self):
         return self.t
@@ -45,7 +48,8 @@ class Clock:
     def sleep_ms(self, ms):
         self.t += self.stride
         self.stride = STEP_MS
-        call("vm_step", self.t)
+        call("vm_step", self.t, gc.mem_free(), self.base)   # the heap a step allocated: the host counts
+        self.base = -1
 
 
 class Table:
@@ -164,10 +168,9 @@ _run = loop.Loop.run
 
 def run(self, steps=-1):
     """The Loop's run(), entered right after main.py's collection: the heap said if owed."""
+    clock.base = gc.mem_free()
     if table.report:
         table.report = False
-        import gc
-
         print("HEAP", table.over, gc.mem_alloc(), gc.mem_free())
         micropython.mem_info()
         if table.done:
