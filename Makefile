@@ -10,7 +10,7 @@ STUBS   = .stubs/.ready
 # MicroPython's API for the firmware's type check, in a folder of its own (not the venv)
 STUB_PKG = micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: run demo test quick browser bench faults flash typecheck check firmware-data clean
+.PHONY: run demo test quick browser postgres bench faults flash typecheck check firmware-data clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,7 @@ run: $(READY)                ## log games; with no board attached, the virtual c
 demo: $(READY)               ## a 3-player Doodle City game played by the bot through the whole stack, then the PC's table
 	$(VENV)/bin/doodlebox demo
 
-test: $(READY) $(STUBS) browser   ## every test, two at a time (pytest-xdist, a test file per worker: JOBS=1 one at a time)
+test: $(READY) $(STUBS) browser postgres   ## every test, two at a time (pytest-xdist, a test file per worker: JOBS=1 one at a time)
 	$(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder,-p no:xdist)
 
 quick: $(READY)              ## the fast unit tests of every area, for the edit loop (~30 s): no VM, pty, browser, demo or process of its own (tests/conftest.py's SLOW)
@@ -42,6 +42,16 @@ browser:                     ## Debian's chromium and chromedriver for tests/tes
 	  { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	    --no-install-recommends chromium chromium-driver; } >"$$log" 2>&1 \
 	  || { tail -n 5 "$$log"; echo "could not install chromium: every other test runs; tests/test_web.py will fail"; }; \
+	  rm -f "$$log"; \
+	fi
+
+postgres:                    ## Debian's postgresql (initdb, pg_ctl) for tests/test_store_postgres.py, installed if missing (part of make test)
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  echo "installing Debian's postgresql (as root, else with sudo) for tests/test_store_postgres.py"; \
+	  log=$$(mktemp); \
+	  { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	    --no-install-recommends postgresql; } >"$$log" 2>&1 \
+	  || { tail -n 5 "$$log"; echo "could not install postgresql: every other test runs; tests/test_store_postgres.py will fail"; }; \
 	  rm -f "$$log"; \
 	fi
 

@@ -1,6 +1,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 for p in (ROOT / "host", ROOT / "firmware"):
     if str(p) not in sys.path:
@@ -30,6 +32,8 @@ SLOW = {
     "test_cli", "test_cli_input", "test_games_cli", "test_ssd1680", "test_web_server",
     # the coach's searches over whole games (playouts)
     "test_analyse",
+    # the store on a real PostgreSQL server (tests/pgserver.py): a cluster started, connections killed
+    "test_store_postgres",
     # single tests: the VM, a pty, a process of its own, whole random games and playouts
     "test_selftest::test_self_test_on_the_virtual_console",
     "test_selftest::test_doodlebox_log_connects_during_the_self_test_and_shows_it",
@@ -58,7 +62,28 @@ SLOW = {
     "test_virtual_console_speed::test_the_cpython_console_runs_ahead_while_idle_and_gives_the_clock_back",
     "test_virtual_console_speed::test_the_console_lays_out_what_compile_tree_makes",
     "test_virtual_console_speed::test_the_vm_is_compiled_once_per_engine",
+    "test_many_consoles::test_a_pico_plugged_in_while_logging_is_followed_and_one_replugged_goes_on",
+    "test_many_consoles::test_three_consoles_logged_at_once_by_the_command_each_game_under_its_uid_nothing_lost",
+    "test_many_consoles::test_three_virtual_consoles_logged_at_once_one_replugged_mid_game",
+    "test_many_consoles::test_demo_games_from_three_consoles_at_once_land_in_one_database",
 }
+
+
+# ---- a real PostgreSQL server (tests/pgserver.py) ------------------------------------------------
+# one throwaway cluster per test process (each xdist worker its own), started when a test first
+# asks for it and removed at the end; each test gets a new empty database (pg_url)
+@pytest.fixture(scope="session")
+def pg_server():
+    from pgserver import PgServer
+
+    with PgServer() as server:
+        yield server
+
+
+@pytest.fixture
+def pg_url(pg_server) -> str:
+    """postgresql://doodle:...@127.0.0.1:PORT/test_N: a new empty database, owned by `doodle`."""
+    return pg_server.database()
 
 
 def _slow(nodeid: str) -> bool:

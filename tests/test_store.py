@@ -65,6 +65,21 @@ def test_an_upgrade_that_fails_leaves_the_version_1_file_as_it_was(tmp_path, mon
     assert "state" not in [r[1] for r in con.execute("PRAGMA table_info(games)")]
 
 
+def test_two_links_opening_one_new_file_at_once_upgrade_it_once(tmp_path):
+    # a second console's link opened the new file while the first upgraded it: it had read the
+    # version (0) before the first committed, and its upgrade then failed ("duplicate column
+    # name: state"). The version is read again under the write lock.
+    from doodlebox.store import schema
+
+    db = tmp_path / "club.sqlite3"
+    Store(db).close()                               # the first link: created, version 3
+    con = sqlite3.connect(db, isolation_level=None)
+    schema.upgrade(con, 0, set())                   # the second, with what it read before
+    assert con.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+    con.close()
+    Store(db).close()
+
+
 def _split(events: list[dict], at: int) -> tuple[list[dict], list[dict]]:
     """A game cut by a power off after its event number `at` (1-based)."""
     return events[:at], events[at:]

@@ -5,10 +5,15 @@ name the system gives it (a Pico plugged in again may come back as /dev/ttyACM1)
 `Follow` is the console `doodlebox log` follows: known by its USB serial number when it was
 found on USB (or --port names a USB device), else by the uid its first hello said (the
 virtual console, a --port that is no USB device). `where()` says where it is now; `others()`
-the Picos that are not it (announced, not followed)."""
+the Picos that are not it (announced, not followed, when one console is followed).
+
+`Watch` is every Pico attached while `doodlebox log` follows them all: each new one found
+once, by its USB serial number, so that one is followed per console whatever port it is on."""
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -123,6 +128,64 @@ class Follow:
         new = [p for p in now if (p.device, p.serial) not in self._told]
         self._told |= {(p.device, p.serial) for p in new}
         return new
+
+
+class Watch:
+    """The Picos attached, looked at again and again (`doodlebox log` following every console).
+    `look()`: the Picos attached now that were never handed out before; a Pico is known by its
+    USB serial number (by its device when it has none), so one pulled and plugged in again,
+    under any device name, is not new: the link following it finds it (Follow.where).
+    `forget(p)`: its link ended; it is new again once it was seen unplugged (a board left
+    attached whose port cannot be opened is not tried again every second). `ports()`: the
+    ports listed at most `max_age` s ago, for the Follows of many links, which would otherwise
+    each list them every second."""
+
+    def __init__(self, listed: Callable[[], list[UsbPort]] = comports, max_age: float = 0.5):
+        self.listed = listed
+        self.max_age = max_age
+        self.followed: set[str] = set()
+        self._forgotten: set[str] = set()
+        self._ports: list[UsbPort] = []
+        self._at: float | None = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(port: UsbPort) -> str:
+        return port.serial or port.device
+
+    def ports(self) -> list[UsbPort]:
+        with self._lock:
+            now = time.monotonic()
+            if self._at is None or now - self._at >= self.max_age:
+                try:
+                    self._ports = list(self.listed())
+                except Exception:      # a port list that cannot be read: as if nothing were attached
+                    self._ports = []
+                self._at = now
+            return list(self._ports)
+
+    def look(self) -> list[UsbPort]:
+        with self._lock:
+            self._at = None            # a fresh list
+        now = find_picos(self.ports)
+        keys = {self.key(p) for p in now}
+        self._forgotten &= keys        # seen unplugged: new when it comes back
+        new = []
+        for p in now:
+            k = self.key(p)
+            if k not in self.followed and k not in self._forgotten:
+                self.followed.add(k)
+                new.append(p)
+        return new
+
+    def take(self, port: UsbPort) -> None:
+        """A Pico followed already (the one found at the start): not new at the next look."""
+        self.followed.add(self.key(port))
+
+    def forget(self, port: UsbPort) -> None:
+        k = self.key(port)
+        self.followed.discard(k)
+        self._forgotten.add(k)
 
 
 def open_port(path: str, timeout: float = 0.05):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import queue
 import shlex
 import shutil
 import signal
@@ -20,6 +19,7 @@ from doodlebox.cli.games import database, db_argument
 from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.rules.api import Option
 from doodlebox.rules.specs import EDITIONS, options_by_flag
+from doodlebox.store.postgres import is_url, shown
 
 _SAYING = threading.Lock()
 
@@ -117,106 +117,128 @@ def log(args: argparse.Namespace) -> int:
         return 128 + sig.signum
 
 
+ONE_CPYTHON = ("the firmware under CPython is one console per process (its modules are the process's own); "
+               "leave --cpython out for several: each in a MicroPython VM of its own")
+VIRTUAL_BOARD = b"\xd0\x0d\x1e\xb0\x00\x00\x00"   # + its number (1, 2, ...): log's virtual consoles' boards
+VIRTUAL_MAX = 32
+
+
 def _log(args: argparse.Namespace, web) -> int:
+    """Every console at once (runner.Club): the --port ones; else every Pico attached and each one
+    plugged in while it logs; --virtual N virtual consoles too (without it: one, when there is
+    no other console). Each is followed by a link of its own into the one database; while there
+    is one, its lines are as they always were, from two on each begins with its console's name."""
     from doodlebox.live import describe
     from doodlebox.livegame import Verdict, verdict_lines
-    from doodlebox.ports import Follow, find_picos
-    from doodlebox.runner import LinkThread
+    from doodlebox.ports import Follow, Watch, find_picos
+    from doodlebox.runner import Club
 
-    vc = None
-    port = args.port
-    if port is None:
-        found = find_picos()
-        if len(found) > 1:
-            raise InputError(f"several Picos attached ({', '.join(p.device for p in found)}): choose one with "
-                             "--port")
-        if found:
-            port = found[0].device
-            follow = Follow(port, serial=found[0].serial)
-            print(f"console: Pico on {found[0].label()}")
-        else:
-            seed = args.seed if args.seed is not None else int(time.time())
-            vc = start_virtual("cpython" if args.cpython else "vm", seed, paths.data_dir() / "virtual-flash",
-                               wav=args.wav)
-            port = vc.port
-            follow = Follow(port, locate=lambda: vc.port if vc.running else None)
-            print(f"console: no Pico attached; virtual console on {port} ({vc.mode})")
-    else:
-        follow = Follow(port)
-        if follow.serial:
-            print(f"console: {port} (USB serial {follow.serial}: followed to any port it comes back on)")
-    if web is not None:
-        web.live.vc = vc
-        print(f"web: {web.url}" + ("  (the virtual console's dice and buttons too)" if vc is not None else ""),
-              flush=True)
-    if vc is None and args.wav is not None:
-        print(f"note: --wav {args.wav} is ignored: the console on {port} is a board, heard through its own buzzer")
-    db = database(args)
-    print(f"store: {db} (its games: doodlebox games" + (f" --db {shlex.quote(str(db))}" if args.db else "") + ")")
-    if hasattr(signal, "SIGXFSZ"):   # a file size limit (ulimit -f): a write error to report, not a kill
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    link = LinkThread(port, db, on_note=lambda t: say(f"  note: {t}"), handshake_timeout=args.wait,
-                      on_verdict=lambda v: link.events.put(v), follow=follow).start()   # printed after its event
-    if web is not None:
-        web.live.link = link
+    def show(item) -> list[str]:
+        if isinstance(item, Verdict):
+            return [f"  {line}" for line in verdict_lines(item)]
+        return [describe(item)]
+
+    if args.virtual is not None and not 0 <= args.virtual <= VIRTUAL_MAX:
+        raise InputError(f"--virtual {args.virtual}: from 0 to {VIRTUAL_MAX} virtual consoles")
+    if args.cpython and (args.virtual or 0) > 1:
+        raise InputError(f"--virtual {args.virtual} --cpython: {ONE_CPYTHON}")
+    ports: list[str] = args.port or []
+    watch = None if ports else Watch()
+    club = Club(database(args), say, show, handshake_timeout=args.wait, watch=watch)
+    wanted: list = []     # what to follow: ("port", path, Follow), ("pico", UsbPort) or ("vc", vc, name)
     try:
-        if not link.wait_ready(args.wait + 5) or link.error or link.link is None:
-            raise DoodleboxError(link.error or "the console did not answer")
-        c = link.link.console
-        if c is not None:
-            say(f"connected: console {c.uid}, firmware {c.fw}, boot {c.boot}")
-        stop = threading.Event()
-        printer = threading.Thread(target=_printer, args=(link, stop, describe, verdict_lines, Verdict),
-                                   name="printer", daemon=True)
-        printer.start()
+        for port in ports:
+            follow = Follow(port)
+            wanted.append(("port", port, follow))
+            if follow.serial:
+                print(f"console: {port} (USB serial {follow.serial}: followed to any port it comes back on)")
+        found = find_picos(watch.ports) if watch is not None else []
+        for p in found:
+            wanted.append(("pico", p))
+            print(f"console: Pico on {p.label()}")
+        n = args.virtual if args.virtual is not None else 0 if ports or found else 1
+        seed = args.seed if args.seed is not None else int(time.time())
+        for k in range(n):
+            board = VIRTUAL_BOARD + bytes([k + 1])
+            flash = paths.data_dir() / ("virtual-flash" if k == 0 else f"virtual-flash-{k + 1}")
+            vc = start_virtual("cpython" if args.cpython else "vm", seed + k, flash, wav=args.wav if k == 0 else None,
+                               unique_id=None if k == 0 else board)
+            wanted.append(("vc", vc, board.hex()[-4:]))
+            if args.virtual is None:
+                print(f"console: no Pico attached; virtual console on {vc.port} ({vc.mode})")
+            else:
+                print(f"console: virtual console {k + 1} on {vc.port} ({vc.mode}, board {board.hex()})")
+        if not wanted:
+            print("console: no Pico attached yet: each one plugged in is followed (Ctrl-C to stop)")
+        vcs = [w[1] for w in wanted if w[0] == "vc"]
+        if web is not None:
+            web.live.vc = vcs[0] if vcs else None
+            print(f"web: {web.url}" + ("  (the virtual console's dice and buttons too)" if vcs else ""), flush=True)
+        if not vcs and args.wav is not None and wanted:
+            where = wanted[0][1] if wanted[0][0] == "port" else wanted[0][1].device
+            print(f"note: --wav {args.wav} is ignored: the console on {where} is a board, heard through its own "
+                  "buzzer")
+        elif len(vcs) > 1 and args.wav is not None:
+            print(f"note: --wav {args.wav}: the first virtual console's sound")
+        db = database(args)
+        named = shown(db) if is_url(db) else str(db)    # a server's URL without its password
+        print(f"store: {named} (its games: doodlebox games" + (f" --db {shlex.quote(named)}" if args.db else "") + ")")
+        if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a file size limit (ulimit -f): a write error, not a kill
+        if len(wanted) > 1:
+            _prepare(db)
+        club.many = len(wanted) > 1           # every line named from the first
+        names = [Path(w[1]).name for w in wanted if w[0] == "port"]
+        for w in wanted:
+            if w[0] == "pico":
+                club.add_pico(w[1])
+            elif w[0] == "vc":
+                vc = w[1]
+                club.add(vc.port, Follow(vc.port, locate=_locator(vc)), w[2], vc=vc)
+            else:
+                name = Path(w[1]).name
+                club.add(w[1], w[2], name if names.count(name) == 1 else w[1])
+        if web is not None and club.consoles:
+            web.live.link = club.consoles[0].link
+        club.wait_ready(args.wait + 5)
 
         def running() -> bool:
-            return link.error is None and link.alive and printer.is_alive()
+            club.poll()
+            return club.running()
 
-        if vc is not None and sys.stdin.isatty():
+        if len(club.consoles) == 1 and vcs and sys.stdin.isatty():
             from doodlebox.virtual.panel import TerminalPanel
 
-            TerminalPanel(vc, paths.data_dir()).run(keep_going=running)
+            TerminalPanel(vcs[0], paths.data_dir()).run(keep_going=running)
         else:
-            while running() and (vc is None or vc.running):
+            while running():
                 time.sleep(0.1)
-        stop.set()
-        if link.error:
-            raise DoodleboxError(link.error)
-        if not link.alive:
-            raise DoodleboxError("the link stopped without a reason (a bug in doodlebox)")
-        if not printer.is_alive():
-            raise DoodleboxError("the printout stopped (a bug in doodlebox); every acknowledged event is stored")
+        error = club.end_error()
+        if error:
+            raise DoodleboxError(error)
         return 0
     finally:
-        link.stop()
-        if vc is not None:
-            vc.stop()
-            wav_said(vc)
-        if link.link is not None:
-            n = link.link.counts
-            refused = f", {n['refused']} of them an event stored as refused" if n["refused"] else ""
-            say(f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad frame(s)"
-                + refused)
+        club.stop(switched_off=wav_said)
+        for w in wanted:
+            if w[0] == "vc" and all(c.vc is not w[1] for c in club.consoles):   # started, never followed
+                w[1].stop()
 
 
-def _printer(link, stop: threading.Event, describe, verdict_lines, verdict_type) -> None:
-    """Prints each event stored and each verdict, in order; a line it cannot make is a note."""
-    while not stop.is_set():
-        try:
-            e = link.events.get(timeout=0.2)
-        except queue.Empty:
-            continue
-        try:
-            if isinstance(e, verdict_type):
-                for line in verdict_lines(e):
-                    say(f"  {line}")
-            else:
-                say(describe(e))
-        except BrokenPipeError:
-            raise
-        except Exception as exc:
-            say(f"  note: an event could not be printed ({exc!r}); it is stored")
+def _locator(vc):
+    """Where the virtual console `vc` is now: its pty while it runs (ports.Follow's `locate`)."""
+    return lambda: vc.port if vc.running else None
+
+
+def _prepare(db: Path | str) -> None:
+    """The database created (or upgraded) once before several links open it at the same moment:
+    the store's upgrade of a new file, run by several connections at once, applied its
+    statements twice ("duplicate column name"). What goes wrong here the links say."""
+    from doodlebox.store import Store, StoreError
+
+    try:
+        Store(db).close()
+    except StoreError:
+        pass
 
 
 def sim(args: argparse.Namespace) -> int:
@@ -241,6 +263,7 @@ def sim(args: argparse.Namespace) -> int:
 
 
 DEMO_BOARD = b"\xd0\x0d\x1e\xb0\x00\x00\xde\x30"   # the demo's virtual console: a board of its own (log's: ...01)
+DEMO_MAX = 8     # --consoles: the next boards (...de31, ...)
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -250,12 +273,12 @@ def demo(args: argparse.Namespace) -> int:
     a bot's games must not count in their games, statistics or page. The end says where, and
     the commands that show it. Each demo is the next boot of the same virtual console (its boot
     counter and id from the database: _demo_flash), so every demo's game is kept beside the
-    ones before it."""
+    ones before it. With --consoles N, N virtual consoles (boards DEMO_BOARD and the next ones,
+    dice seeded --seed, --seed + 1, ...) each play a game at the same time, each logged by a
+    link of its own into the one database, each line named by its console's number."""
     from doodlebox.bot import play_on_console
-    from doodlebox.console_record import to_record
     from doodlebox.live import describe
     from doodlebox.rules.games import find_game
-    from doodlebox.store import Store
 
     game = find_game(args.edition)
     spec = game.spec
@@ -266,22 +289,86 @@ def demo(args: argparse.Namespace) -> int:
                    if any(lim.option == o.name and lim.choice == chosen[o.name] and lim.players for lim in spec.limits)]
         raise InputError(f"--players {args.players}: {game.name}{''.join(f' ({t})' for t in limited)} is for {low} "
                          f"to {high} players")
+    n = args.consoles
+    if not 1 <= n <= DEMO_MAX:
+        raise InputError(f"--consoles {n}: from 1 to {DEMO_MAX} virtual consoles")
+    if args.cpython and n > 1:
+        raise InputError(f"--consoles {n} --cpython: {ONE_CPYTHON}")
     options = {} if spec.dice else {o.key: chosen[o.name] for o in spec.options}
     db = Path(args.db) if args.db else paths.demo_db()
-    with tempfile.TemporaryDirectory(prefix="doodlebox-demo-flash-") as flash:
-        boot = _demo_flash(db, Path(flash))
-        vc = start_virtual("cpython" if args.cpython else "vm", args.seed, Path(flash), fast_clock=args.fast_clock,
-                           unique_id=DEMO_BOARD)
-        print(f"virtual console ({vc.mode}) on {vc.port}, boot {boot}; its games go to {db}")
-        try:
-            table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed,
-                                       show=lambda e: say(describe(e)),
-                                       on_note=lambda t: say(f"  note: {t}"),
-                                       press_ms=args.press_ms, gap_s=args.gap_ms / 1000, options=options)
-            png = vc.save_panel(db.with_suffix(".png"))
-        finally:
-            vc.stop()
-    crashed = vc.error             # the firmware stopped (it would drop to its REPL on a Pico)
+    if n > 1:
+        _prepare(db)
+    played: list = [None] * n       # each console's (table, png, the firmware's error)
+    failed: list[BaseException] = []
+
+    def play(k: int) -> None:
+        name = f"[{k + 1}] " if n > 1 else ""
+        board = DEMO_BOARD[:-1] + bytes([DEMO_BOARD[-1] + k])
+        with tempfile.TemporaryDirectory(prefix="doodlebox-demo-flash-") as flash:
+            boot = _demo_flash(db, Path(flash), board)
+            vc = start_virtual("cpython" if args.cpython else "vm", args.seed + k, Path(flash),
+                               fast_clock=args.fast_clock, unique_id=board)
+            say(f"{name}virtual console ({vc.mode}) on {vc.port}, boot {boot}; its games go to {db}")
+            try:
+                table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed + k,
+                                           show=lambda e: say(name + describe(e)),
+                                           on_note=lambda t: say(f"{name}  note: {t}"),
+                                           press_ms=args.press_ms, gap_s=args.gap_ms / 1000, options=options)
+                png = vc.save_panel(db.with_suffix(".png") if k == 0 else db.with_name(f"{db.stem}-{k + 1}.png"))
+            finally:
+                vc.stop()
+        played[k] = (table, png, vc.error)   # vc.error: the firmware stopped (a Pico would drop to its REPL)
+
+    if n == 1:
+        play(0)
+    else:
+        def guarded(k: int) -> None:
+            try:
+                play(k)
+            except BaseException as exc:
+                failed.append(exc)
+
+        tables = [threading.Thread(target=guarded, args=(k,), name=f"demo-{k + 1}", daemon=True) for k in range(n)]
+        for t in tables:
+            t.start()
+        for t in tables:
+            t.join()
+        if failed:
+            raise failed[0]
+    ok, ids, violations = True, list[int](), list[int]()
+    for k, (table, _, crashed) in enumerate(played):
+        gid, good, wrong = _demo_result(game, db, table, crashed, f"console {k + 1}: " if n > 1 else "")
+        ok, ids, violations = ok and good, ids + [gid], violations + [wrong]
+    me = _me()
+    where = shlex.quote(str(db))
+    print(f"\nThe demo's games are kept in {db}, apart from the games logged at the table "
+          f"({paths.default_db()}), so plain `doodlebox games` does not list them. To see them:")
+    commands = [(f"{me} show {gid} --db {where}", "this game, round by round" if n == 1 else f"console {k + 1}'s game")
+                for k, gid in enumerate(ids)]
+    commands += [(f"{me} games --db {where}", "every demo game"),
+                 (f"{me} web --db {where}", "the page, with the sheets as pictures")]
+    wide = max(len(c) for c, _ in commands)
+    for command, what in commands:
+        print(f"  {command.ljust(wide)}   {what}")
+    if n == 1:
+        print(f"The e-paper panel's last picture: {played[0][1]}")
+    else:
+        print("The e-paper panels' last pictures: " + ", ".join(str(p) for _, p, _ in played))
+    for gid, wrong, (_, _, crashed) in zip(ids, violations, played):
+        if wrong:
+            print(f"{wrong} violation(s): {me} export {gid} --db {where} -o game.json; {me} validate game.json")
+        if crashed:
+            print(f"the console's firmware stopped after the game: {crashed}")
+    return 0 if ok else 1
+
+
+def _demo_result(game, db: Path, table, crashed: str | None, who: str) -> tuple[int, bool, int]:
+    """A demo's game as stored, replayed and scored by the PC, printed: its number, whether it
+    finished with no violation, the console's totals equal to the PC's and the firmware alive,
+    and its violations."""
+    from doodlebox.console_record import to_record
+    from doodlebox.store import Store
+
     store = Store(db)
     try:
         gid = getattr(table.final, "game", None)      # the end event as stored: live.Stored
@@ -292,27 +379,12 @@ def demo(args: argparse.Namespace) -> int:
     record = to_record(log)
     rp = game.replay(game.parse(record, f"game {log.id}"))
     console = (table.final or {}).get("p")
-    print(f"\ngame {log.id}: {len(log.events)} events stored in {db}")
+    print(f"\n{who}game {log.id}: {len(log.events)} events stored in {db}")
     print(game.table_text(rp))
     print()
     print(agreement(console, rp.state.scores()))
-    me = _me()
-    where = shlex.quote(str(db))
-    print(f"\nThe demo's games are kept in {db}, apart from the games logged at the table "
-          f"({paths.default_db()}), so plain `doodlebox games` does not list them. To see them:")
-    commands = [(f"{me} show {log.id} --db {where}", "this game, round by round"),
-                (f"{me} games --db {where}", "every demo game"),
-                (f"{me} web --db {where}", "the page, with the sheets as pictures")]
-    wide = max(len(c) for c, _ in commands)
-    for command, what in commands:
-        print(f"  {command.ljust(wide)}   {what}")
-    print(f"The e-paper panel's last picture: {png}")
-    if rp.violations:
-        print(f"{len(rp.violations)} violation(s): {me} export {log.id} --db {where} -o game.json; "
-              f"{me} validate game.json")
-    if crashed:
-        print(f"the console's firmware stopped after the game: {crashed}")
-    return 0 if rp.finished and not rp.violations and console == rp.state.scores() and not crashed else 1
+    good = bool(rp.finished and not rp.violations and console == rp.state.scores() and not crashed)
+    return log.id, good, len(rp.violations)
 
 
 def agreement(console: object, pc: list[int]) -> str:
@@ -331,7 +403,7 @@ def agreement(console: object, pc: list[int]) -> str:
     return "\n".join(out)
 
 
-def _demo_flash(db: Path, flash: Path) -> int:
+def _demo_flash(db: Path, flash: Path, board: bytes = DEMO_BOARD) -> int:
     """The demo's console powered up again: its boot counter and id put on its new flash as the
     last demo into `db` left them, so this boot is the next one of the same console and its
     events are new to the store (a console seen with boot 1 again would have them taken for the
@@ -340,7 +412,7 @@ def _demo_flash(db: Path, flash: Path) -> int:
 
     if not db.exists():
         return 1
-    chip = DEMO_BOARD.hex()
+    chip = board.hex()
     store = Store(db)
     try:
         row = store.db.execute(
@@ -404,7 +476,13 @@ def _players_help() -> str:
 
 
 def _log_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", help="serial port of the console (default: find a Pico, else start the virtual console)")
+    p.add_argument("--port", action="append",
+                   help="serial port of a console, again for each console (default: every Pico attached and each one "
+                        "plugged in while it logs, else the virtual console)")
+    p.add_argument("--virtual", type=int, metavar="N",
+                   help="start N virtual consoles, each on its own pseudo-terminal with its own uid, logged beside "
+                        "the Picos (0: none, wait for a Pico to be plugged in; default: one when there is no other "
+                        "console)")
     db_argument(p)
     p.add_argument("--cpython", action="store_true",
                    help="run the virtual console under CPython, not the MicroPython VM")
@@ -443,6 +521,9 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
                                            f"from the games logged at the table in {paths.default_db()})")
     p.add_argument("--cpython", action="store_true", help="the firmware under CPython, not the MicroPython VM")
     p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")
+    p.add_argument("--consoles", type=int, default=1, metavar="N",
+                   help=f"N virtual consoles each play a game at the same time, into the one database (1 to "
+                        f"{DEMO_MAX}; default 1)")
     p.add_argument("--press-ms", type=float, default=80, help="how long the bot holds a button (default 80)")
     p.add_argument("--gap-ms", type=float, default=100, help="how long it waits before the next press (default 100)")
     p.add_argument("--fast-clock", action="store_true",
@@ -451,7 +532,8 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
 
 
 COMMANDS = (
-    Command("log", "log games from a console (a Pico by USB id, else the virtual console)", log, _log_args),
+    Command("log", "log games from every console at once (the Picos by USB id, else the virtual console)", log,
+            _log_args),
     Command("sim", "run the virtual console on a pseudo-terminal", sim, _sim_args),
     Command("demo", "the bot plays a whole game on the virtual console, then the PC scores it",
             demo, _demo_args),

@@ -7,6 +7,7 @@ import argparse
 import csv
 import io
 import json
+import os
 from pathlib import Path
 
 from doodlebox import paths
@@ -15,11 +16,23 @@ from doodlebox.errors import InputError
 
 
 def db_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", type=Path, help=f"SQLite file (default {paths.default_db()})")
+    p.add_argument("--db", type=location, help=f"SQLite file, or a PostgreSQL database: postgresql://USER:PASSWORD@"
+                   f"HOST:PORT/DB (default: $DOODLEBOX_DB, else {paths.default_db()})")
 
 
-def database(args: argparse.Namespace) -> Path:
-    return args.db or paths.default_db()
+def location(text: str) -> Path | str:
+    """Where a database is: a postgresql:// (or postgres://) URL as given, anything else a file."""
+    from doodlebox.store.postgres import is_url
+
+    return text if is_url(text) else Path(text)
+
+
+def database(args: argparse.Namespace) -> Path | str:
+    """--db, else $DOODLEBOX_DB (a file or a URL), else the user's doodlebox.sqlite3."""
+    if args.db:
+        return args.db
+    env = os.environ.get("DOODLEBOX_DB", "").strip()
+    return location(env) if env else paths.default_db()
 
 
 def open_store(args: argparse.Namespace, write: bool = False, create: bool = False):
@@ -29,7 +42,7 @@ def open_store(args: argparse.Namespace, write: bool = False, create: bool = Fal
     from doodlebox.store import Store, StoreError
 
     db = database(args)
-    if not db.exists() and not create:
+    if isinstance(db, Path) and not db.exists() and not create:
         raise InputError(f"no database at {db} (run `doodlebox log` first)")
     try:
         return Store(db)
@@ -101,7 +114,7 @@ def winner_text(g: dict) -> str:
     return ", ".join(g["winners"]) or "-"
 
 
-def damaged(path: Path, rows: list[dict]) -> None:
+def damaged(path: Path | str, rows: list[dict]) -> None:
     """InputError (exit 2), one line naming the file and each damaged game's row, when a listed
     game has one (Store.games(): `damaged`)."""
     bad = [f"game {g['id']}: damaged: {g['damaged']}" for g in rows if g["damaged"]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import threading
+from pathlib import Path
 
 from doodlebox.cli.command import Command
 from doodlebox.cli.games import database, db_argument
@@ -15,15 +16,25 @@ DEFAULT_PORT = 8765
 
 def start_web(db, port: int, option: str = "--port"):
     """The page's server for `db`, started (InputError, exit 2, for a port it cannot have: it
-    names the command's `option`)."""
+    names the command's `option`, or for a PostgreSQL database: the page reads a file)."""
+    if not isinstance(db, Path):
+        raise _not_a_file(db)
     from doodlebox.web.live import Live
     from doodlebox.web.server import WebServer
 
     return WebServer(db, port, Live(), option).start()
 
 
+def _not_a_file(db: object) -> InputError:
+    from doodlebox.store.postgres import shown
+
+    return InputError(f"{shown(str(db))}: the page reads an SQLite file, not a PostgreSQL database (not yet)")
+
+
 def web(args: argparse.Namespace) -> int:
     db = database(args)
+    if not isinstance(db, Path):
+        raise _not_a_file(db)
     if not db.exists():
         raise InputError(f"no database at {db} (run `doodlebox log` first, or give --db FILE)")
     from doodlebox.web.views import open_store

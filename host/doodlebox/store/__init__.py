@@ -1,4 +1,7 @@
-"""The SQLite store: every console event, committed before it is acknowledged; games derived.
+"""The store: every console event, committed before it is acknowledged; games derived. An SQLite
+file (the default), or a PostgreSQL database named by a postgresql:// URL (store/postgres.py):
+one Store, the same schema versions, upgrades and transactions (docs/stored-games.md, "Two
+backends").
 
 Schema version 3 (PRAGMA user_version; a version 1 or 2 file is upgraded when opened). `(uid,
 boot, seq)` identifies an event; the store only appends the next expected event of each (uid,
@@ -14,10 +17,12 @@ and its totals and winners from the PC's replay of that record, are game_records
 imports nothing above it (tests/test_architecture.py).
 
 Every SQLite failure is a StoreError naming the file and the cause (`cause`: locked, full,
-readonly, notadb, newer, cantopen, io); `transient` says whether waiting may cure it.
+readonly, notadb, newer, cantopen, io; on PostgreSQL also url, auth, nodb, down, lost); `transient`
+says whether waiting may cure it (locked, full, lost).
 
 The package: `database.py` the Store, `dbfile.py` the file opened and checked, `schema.py`
-the tables and their upgrade, `errors.py` StoreError and SQLite's faults told apart,
+the tables and their upgrade, `postgres.py` the database on a PostgreSQL server,
+`errors.py` StoreError and SQLite's faults told apart,
 `gamelog.py` what the store hands out (GameLog, Stored, Hello, Gap).
 """
 from doodlebox.store.database import NAME_LENGTH, BadNames, NoGame, Store

@@ -1,14 +1,20 @@
-"""The Store: one SQLite file opened (created or upgraded: store/schema.py), events appended as
-the link takes them (hello, append_many: the next expected of each stream, in one
-transaction), games derived from them, and what is read back: the games, one game's log
-(GameLog), its names, imported records. Making a game's record and replaying it is above the
-store (game_records.py): nothing here imports the rules or the record makers.
+"""The Store: one SQLite file, or a PostgreSQL database (store/postgres.py), opened (created or
+upgraded: store/schema.py), events appended as the link takes them (hello, append_many: the
+next expected of each stream, in one transaction), games derived from them, and what is read
+back: the games, one game's log (GameLog), its names, imported records. Making a game's record
+and replaying it is above the store (game_records.py): nothing here imports the rules or the
+record makers.
 
 The store knows the file it holds: every commit is followed by `check_file()` (the path the
 user named still names the file opened, and it can still be written), so nothing a commit
 returns, and nothing the link acknowledges, is in a file deleted or replaced meanwhile. Opening
 the file, its journal's mode and that check are store/dbfile.py's (docs/stored-games.md, "The
-database file")."""
+database file").
+
+The SQL here is SQLite's, written so that PostgreSQL takes it too (`?` marks, ON CONFLICT, no
+INSERT OR IGNORE); the few words that differ are the Store's `_blob` and `_greatest`. On
+PostgreSQL `path` is the URL without its password, and check_file() has no file to check: a
+COMMIT that returned is on the server (docs/stored-games.md, "Two backends")."""
 from __future__ import annotations
 
 import json
@@ -22,6 +28,7 @@ from doodlebox.errors import InputError
 from doodlebox.store.dbfile import check_file, open_readonly, open_writing
 from doodlebox.store.errors import Damaged, StoreError, damage, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
+from doodlebox.store.postgres import PgConnection, is_url, open_server
 from doodlebox.store.schema import IMPORTED
 
 NAME_LENGTH = 24     # at most, in characters (the sheets and the panel have room for it)
@@ -39,18 +46,29 @@ class BadNames(InputError):
 
 class Store:
     def __init__(self, path: str | Path, timeout: float = 5.0, readonly: bool = False):
-        """Open (and create, or upgrade to SCHEMA_VERSION) the database at `path`; `readonly`
-        for the commands that only read (a file nobody may write can still be listed)."""
-        self.path = Path(path)
+        """Open (and create, or upgrade to SCHEMA_VERSION) the database at `path`, a file or a
+        postgresql:// URL; `readonly` for the commands that only read (a file nobody may write
+        can still be listed)."""
         self.readonly = readonly
         self.identity: tuple[int, int] | None = None     # (st_dev, st_ino) of the file opened for writing
+        self.db: sqlite3.Connection | PgConnection
+        self.path: Path | str
+        if is_url(path):
+            self.db = open_server(str(path), timeout, readonly)
+            self.path = self.db.where
+            self._errors: tuple[type[BaseException], ...] = (*PgConnection.errors, UnicodeDecodeError)
+            self._blob, self._greatest = "convert_to({}, 'UTF8')", "GREATEST"
+            return
+        self.path = file = Path(path)
+        self._errors = (sqlite3.Error, UnicodeDecodeError)
+        self._blob, self._greatest = "CAST({} AS BLOB)", "MAX"     # a text column read as bytes; MAX(a, b)
         try:
             if readonly:
-                self.db = open_readonly(self.path, timeout)
+                self.db = open_readonly(file, timeout)
             else:
-                self.db, self.identity = open_writing(self.path, timeout)
+                self.db, self.identity = open_writing(file, timeout)
         except UnicodeDecodeError as exc:      # a table's name or its SQL in sqlite_master
-            raise problem(self.path, exc, "opening it") from None
+            raise problem(file, exc, "opening it") from None
 
     def close(self) -> None:
         self.db.close()
@@ -59,8 +77,14 @@ class Store:
         """StoreError unless the path still names the file this store opened for writing and
         this user may still write it (dbfile.check_file). Called after every commit, and by the
         link before each `ack`."""
-        if not self.readonly and self.identity is not None:
+        if not self.readonly and self.identity is not None and isinstance(self.path, Path):
             check_file(self.path, self.identity)
+
+    def _problem(self, exc: BaseException, doing: str) -> StoreError:
+        """The StoreError for an error of the database (sqlite3's, psycopg's)."""
+        if isinstance(self.db, PgConnection):
+            return self.db.problem(exc, doing)
+        return problem(Path(self.path), exc, doing)
 
 
     # -- writing -----------------------------------------------------------------------
@@ -130,12 +154,14 @@ class Store:
             # an earlier boot's game still playing, and not resumed: the console began another
             db.execute("UPDATE games SET state='abandoned', ended=? WHERE uid=? AND boot<? AND state='playing'",
                        (now, uid, boot))
-            db.execute("INSERT OR IGNORE INTO games (uid, boot, g, edition, players, variant, started) "
-                       "VALUES (?,?,?,?,?,?,?)", (uid, boot, g, event.get("ed"), event.get("n"), event.get("var"), now))
+            db.execute("INSERT INTO games (uid, boot, g, edition, players, variant, started) "
+                       "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                       (uid, boot, g, event.get("ed"), event.get("n"), event.get("var"), now))
         elif kind == "resume":
             self._resume(uid, boot, g, event, now)
         r = event.get("r")
-        db.execute("UPDATE games SET events = events + 1, rounds = MAX(rounds, ?) WHERE uid=? AND boot=? AND g=?",
+        db.execute(f"UPDATE games SET events = events + 1, rounds = {self._greatest}(rounds, ?) "
+                   "WHERE uid=? AND boot=? AND g=?",
                    (r if type(r) is int else 0, uid, boot, g))
         if kind == "end":
             db.execute("UPDATE games SET ended=?, end_reason=?, state='ended' WHERE uid=? AND boot=? AND g=?",
@@ -148,8 +174,8 @@ class Store:
         old = db.execute("SELECT id, edition, players, variant, rounds FROM games "
                          "WHERE uid=? AND boot=? AND g=?", (uid, of_boot, of_g)).fetchone()
         ed, players, variant, rounds = old[1:5] if old else (None, None, None, 0)
-        db.execute("INSERT OR IGNORE INTO games (uid, boot, g, edition, players, variant, started, rounds, continues, "
-                   "of_boot, of_g, resume_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        db.execute("INSERT INTO games (uid, boot, g, edition, players, variant, started, rounds, continues, "
+                   "of_boot, of_g, resume_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
                    (uid, boot, g, ed, players, variant, now, rounds, old[0] if old else None, of_boot, of_g,
                     event["at"]))
         if old is not None:
@@ -172,14 +198,14 @@ class Store:
     def _read(self, query: str, args: tuple = (), row: str = "", game: int | None = None) -> list[tuple]:
         """The rows a query finds. Damaged (naming `row`, or else the query's table, and the
         `game` read) for text that is not UTF-8 and for a page SQLite finds malformed;
-        StoreError for SQLite's other faults."""
+        StoreError for the database's other faults."""
         try:
             return self.db.execute(query, args).fetchall()
-        except (sqlite3.Error, UnicodeDecodeError) as exc:
-            damaged = damage(exc)
+        except self._errors as exc:
+            damaged = damage(exc) if not isinstance(self.db, PgConnection) or isinstance(exc, UnicodeError) else None
             if damaged:
                 raise Damaged(self.path, f"{row or _table(query)}: {damaged}", game) from None
-            raise problem(self.path, exc, "reading it") from None
+            raise self._problem(exc, "reading it") from None
 
     GAME_COLUMNS = ("id", "uid", "boot", "g", "edition", "players", "variant", "started", "ended", "end_reason",
                     "rounds", "events", "state", "continues", "continued_by", "of_boot", "of_g", "resume_at")
@@ -259,7 +285,8 @@ class Store:
         """The record imported as game `gid`, as it was stored: a JSON object with its players
         (game_records.py reads it again by its rules). Damaged when it is not one any more,
         StoreError when it is not stored."""
-        rows = self._read("SELECT CAST(record AS BLOB) FROM imported WHERE game=?", (gid,), f"imported row {gid}", gid)
+        rows = self._read(f"SELECT {self._blob.format('record')} FROM imported WHERE game=?", (gid,),
+                          f"imported row {gid}", gid)
         if not rows:
             raise StoreError(f"{self.path}: game {gid} is imported but its record is not stored", "other")
         data = self._json(rows[0][0], f"imported row {gid}", gid)
@@ -340,19 +367,25 @@ class Store:
                 g = self.db.execute("SELECT COALESCE(MAX(g), 0) + 1 FROM games WHERE uid=? AND boot=0",
                                     (IMPORTED,)).fetchone()[0]
                 variant = data.get("variant", "")
-                cur = self.db.execute(
+                gid = self._insert(
                     "INSERT INTO games (uid, boot, g, edition, players, variant, started, state, rounds, events) "
                     "VALUES (?,0,?,?,?,?,?,'imported',?,0)",
                     (IMPORTED, g, data.get("edition"), len(data["players"]),
                      variant if isinstance(variant, str) else "", started, len(data.get("rounds") or [])))
-                gid = cur.lastrowid
-                assert gid is not None
                 self.db.execute("INSERT INTO imported (game, record, violations, source) VALUES (?,?,?,?)",
                                 (gid, _canonical(data), violations, source))
                 self.db.executemany("INSERT INTO players (game, seat, name) VALUES (?,?,?)",
                                     [(gid, seat, n) for seat, n in enumerate(data["players"])])
                 ids.append(gid)
         return ids
+
+    def _insert(self, sql: str, args: tuple) -> int:
+        """INSERT a row; its new id."""
+        if isinstance(self.db, PgConnection):
+            return self.db.execute(sql + " RETURNING id", args).fetchone()[0]
+        gid = self.db.execute(sql, args).lastrowid
+        assert gid is not None
+        return gid
 
     def imported_source(self, gid: int) -> tuple[str, int] | None:
         """(the file it was imported from, the violations found then) of an imported game."""
@@ -403,7 +436,7 @@ class Store:
                     upto: int | None = None) -> list[tuple[int, dict]]:
         """The events of game `g` of a console's boot, (seq, event) in order: those numbered
         above `after` and, with `upto`, not above it (live validation reads only what is new)."""
-        q = f"SELECT seq, {_EVENT} FROM events WHERE uid=? AND boot=? AND game=? AND seq>?"
+        q = f"SELECT seq, {self._event_columns()} FROM events WHERE uid=? AND boot=? AND game=? AND seq>?"
         args: tuple = (uid, boot, g, after)
         if upto is not None:
             q += " AND seq<=?"
@@ -414,7 +447,7 @@ class Store:
     def events(self, uid: str | None = None) -> list[tuple[str, int, int, dict]]:
         """(uid, boot, seq, event) of every stored event (of one console), in order. Damaged
         for a row whose event cannot be read."""
-        q = f"SELECT uid, boot, seq, {_EVENT} FROM events"
+        q = f"SELECT uid, boot, seq, {self._event_columns()} FROM events"
         args: tuple = ()
         if uid:
             q += " WHERE uid=?"
@@ -427,7 +460,8 @@ class Store:
         dice each console rolled), in the order they were stored. A row whose event cannot be
         read is Damaged, or with a `damaged` list, added to it and left out."""
         marks = ", ".join("?" * len(kinds))
-        rows = self._read(f"SELECT uid, boot, seq, {_EVENT} FROM events WHERE kind IN ({marks}) ORDER BY id", kinds)
+        rows = self._read(f"SELECT uid, boot, seq, {self._event_columns()} FROM events WHERE kind IN ({marks}) "
+                          "ORDER BY id", kinds)
         out = []
         for u, b, s, *row in rows:
             try:
@@ -437,6 +471,10 @@ class Store:
                     raise
                 damaged.append(exc)
         return out
+
+    def _event_columns(self) -> str:
+        """An events row as _event() reads it: id, kind, game, body (kind and body as bytes)."""
+        return f"id, {self._blob.format('kind')}, game, {self._blob.format('body')}"
 
     def _event(self, rid: int, kind: bytes | None, game: int | None, body: bytes | None) -> dict:
         """The event stored in events row `rid`. Damaged unless its body is a JSON object whose
@@ -473,9 +511,6 @@ class Store:
         return rows[0][0] if rows else 1
 
 
-_EVENT = "id, CAST(kind AS BLOB), game, CAST(body AS BLOB)"     # an events row as Store._event() reads it
-
-
 def _game_id(which: int | str) -> int | None:
     """`which` (an int, or a str of ASCII digits) as a games.id; None when SQLite holds none
     such (below 1, beyond MAX_ID, or not a number)."""
@@ -505,35 +540,52 @@ def _canonical(data: dict) -> str:
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT, then Store.check_file(); or ROLLBACK on any error. An sqlite3
     error becomes the store's StoreError (locked, full, read-only, ...), or, when the file was
-    deleted or replaced meanwhile (SQLite says SQLITE_READONLY_DBMOVED), check_file()'s."""
+    deleted or replaced meanwhile (SQLite says SQLITE_READONLY_DBMOVED), check_file()'s. On
+    PostgreSQL: BEGIN with the writers' lock (PgConnection.begin), COMMIT; a psycopg error
+    becomes the StoreError PgConnection.problem() says (a connection lost: "lost", transient)."""
 
     def __init__(self, store: Store, doing: str):
         self.store = store
         self.doing = doing
+        self.errors = tuple(e for e in store._errors if e is not UnicodeDecodeError)
 
     def __enter__(self) -> _Transaction:
+        db = self.store.db
         try:
-            self.store.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
+            if isinstance(db, PgConnection):
+                db.begin()
+            else:
+                db.execute("BEGIN IMMEDIATE")
+        except self.errors as exc:
+            if isinstance(db, PgConnection):
+                try:
+                    db.rollback()
+                except self.errors:
+                    pass
             self.store.check_file()
-            raise problem(self.store.path, exc, self.doing) from None
+            raise self.store._problem(exc, self.doing) from None
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
         db = self.store.db
         if exc_type is None:
             try:
-                db.execute("COMMIT")
-            except sqlite3.Error as failed:
+                if isinstance(db, PgConnection):
+                    db.commit()
+                else:
+                    db.execute("COMMIT")
+            except self.errors as failed:
                 exc = failed
             else:
                 self.store.check_file()     # committed, and in the file at the path
                 return
-        if db.in_transaction:
-            try:
+        try:
+            if isinstance(db, PgConnection):
+                db.rollback()
+            elif db.in_transaction:
                 db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-        if isinstance(exc, sqlite3.Error):
+        except self.errors:
+            pass
+        if isinstance(exc, self.errors):
             self.store.check_file()
-            raise problem(self.store.path, exc, self.doing) from None
+            raise self.store._problem(exc, self.doing) from None

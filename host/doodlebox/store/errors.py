@@ -1,7 +1,10 @@
 """Every SQLite failure as one StoreError naming the database file and the cause (`cause`:
 locked, full, readonly, notadb, damaged, newer, old, cantopen, io, other); `transient` says whether
 waiting may cure it. `problem()` tells them apart by SQLite's result code. A row that cannot be
-what it was stored as is Damaged (exit 2): it names the file, the game and the row."""
+what it was stored as is Damaged (exit 2): it names the file, the game and the row.
+
+A PostgreSQL database (store/postgres.py) adds the causes url, auth, nodb, down (it cannot be
+connected to: exit 2, as a newer schema) and lost (a connection lost while using it: transient)."""
 from __future__ import annotations
 
 import os
@@ -17,17 +20,24 @@ _BY_TEXT = (("locked", _BUSY), ("is full", _FULL), ("readonly", _READONLY), ("di
             ("not a database", NOTADB), ("malformed", CORRUPT), ("unable to open", _CANTOPEN))
 
 
+# what the user gave cannot be used as it is: exit 2 (the others are faults of the database: 1)
+INPUT_CAUSES = ("newer", "url", "auth", "nodb", "down")
+
+
 class StoreError(DoodleboxError):
     """One line: the database file and what is wrong with it."""
 
     def __init__(self, text: str, cause: str = "other"):
         super().__init__(text)
         self.cause = cause
+        if cause in INPUT_CAUSES:
+            self.exit_code = 2
 
     @property
     def transient(self) -> bool:
-        """Waiting may cure it (another program lets go of the lock, room is made on the disk)."""
-        return self.cause in ("locked", "full")
+        """Waiting may cure it (another program lets go of the lock, room is made on the disk,
+        the server comes back)."""
+        return self.cause in ("locked", "full", "lost")
 
 
 class Damaged(InputError):
@@ -36,7 +46,7 @@ class Damaged(InputError):
     `row` says which row and what is wrong with it ("events row 17: not JSON"), `game` the
     game it belongs to, when that is known."""
 
-    def __init__(self, path: Path, row: str, game: int | None = None):
+    def __init__(self, path: Path | str, row: str, game: int | None = None):
         super().__init__(f"{path}: " + (f"game {game}: " if game is not None else "") + f"damaged: {row}")
         self.path, self.row, self.game = path, row, game
 

@@ -1,5 +1,6 @@
-"""The database's tables, schema version 3 (PRAGMA user_version), and the upgrade of a new,
-version 1 or version 2 file to it in one transaction (docs/stored-games.md)."""
+"""The database's tables, schema version 3 (PRAGMA user_version; on PostgreSQL a table of its
+own: store/postgres.py), and the steps that upgrade a new, version 1 or version 2 database to it
+in one transaction (docs/stored-games.md)."""
 from __future__ import annotations
 
 import sqlite3
@@ -59,9 +60,9 @@ CREATE TABLE IF NOT EXISTS imported (
 OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported"}
 
 
-def check(path: Path, version: int, tables: set[str]) -> None:
-    """StoreError for a file this doodlebox cannot take: a newer schema, or another program's
-    tables in a file with no version."""
+def check(path: Path | str, version: int, tables: set[str]) -> None:
+    """StoreError for a database this doodlebox cannot take: a newer schema (exit 2), or another
+    program's tables in one with no version."""
     if version > SCHEMA_VERSION:
         raise StoreError(f"{path}: schema version {version} is newer than this doodlebox "
                          f"({SCHEMA_VERSION}): update doodlebox", "newer")
@@ -71,22 +72,33 @@ def check(path: Path, version: int, tables: set[str]) -> None:
                          f"{', '.join(sorted(others)[:5])})", "notadb")
 
 
+def steps(version: int, tables: set[str]) -> list[tuple[str, dict]]:
+    """The statements (and their named arguments) that bring a database of schema `version`
+    with these tables to SCHEMA_VERSION: a new one gets every table, a version 1 one its version
+    2 columns, a version 2 one the version 3 tables. The same steps on both backends (PostgreSQL
+    with its own types: store/postgres.py, ddl())."""
+    out: list[tuple[str, dict]] = [(s, {}) for s in _TABLES.split(";") if s.strip()]
+    if "games" not in tables or version < 2:
+        out.append((_GAMES_V1, {}))
+        out += [(s, {"now": time.time()} if ":now" in s else {}) for s in _GAMES_V2]
+    out += [(s, {}) for s in _TABLES_V3.split(";") if s.strip()]
+    return out
+
+
 def upgrade(db: sqlite3.Connection, version: int, tables: set[str]) -> None:
-    """A new file gets every table; a version 1 file its version 2 columns, a version 2 file
-    the version 3 tables, in one transaction."""
+    """steps() and the version (PRAGMA user_version) in one transaction. The version and the
+    tables are read again under the write lock: another connection (a second console's link
+    opening the same new file) may have upgraded it meanwhile, and its steps are not made twice."""
     db.execute("BEGIN IMMEDIATE")
     try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if version >= SCHEMA_VERSION:
+            db.execute("COMMIT")
+            return
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        for statement in _TABLES.split(";"):
-            if statement.strip():
-                db.execute(statement)
-        if "games" not in tables or version < 2:
-            db.execute(_GAMES_V1)
-            for statement in _GAMES_V2:
-                db.execute(statement, {"now": time.time()} if ":now" in statement else {})
-        for statement in _TABLES_V3.split(";"):
-            if statement.strip():
-                db.execute(statement)
+        for statement, args in steps(version, tables):
+            db.execute(statement, args)
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
