@@ -106,19 +106,23 @@ print('@after', gc.mem_alloc())
     assert figures["after"] - figures["before"] <= 32, figures   # 5,680 bytes more before (2026-12-02)
 
 
-def test_the_journal_holds_only_what_every_event_needs():
-    # a journal read back at power-up with acknowledged segments (let go) and a hello (its
-    # boots) and a hi: the reading (journal_load, flashlog) and the rare steps (journal_more) are
-    # let go once done; they stayed in RAM before (flashlog ~2.6 KB, the rare steps ~0.8 KB)
-    figures = _vm("""from doodle import flashlog
-flash = flashlog.RamFlash()
+# (VM code) a RamFlash `flash` whose journal holds boots 1-3, two segments of 39 records each
+_THREE_BOOTS = """flash = flashlog.RamFlash()
 for boot in (1, 2, 3):
     for seg in range(2):
         rec = bytearray()
         for s in range(1, 40):
             rec.extend(flashlog.record(boot, seg * 40 + s, b'{"g":1,"k":"roll","r":1}'))
         flash.append(flashlog.seg_name(boot * 10 + seg), rec)
-flash.save("journal/acked", "1 79\\n2 79\\n")
+"""
+
+
+def test_the_journal_holds_only_what_every_event_needs():
+    # a journal read back at power-up with acknowledged segments (let go) and a hello (its
+    # boots) and a hi: the reading (journal_load, flashlog) and the rare steps (journal_more) are
+    # let go once done; they stayed in RAM before (flashlog ~2.6 KB, the rare steps ~0.8 KB)
+    figures = _vm("""from doodle import flashlog
+""" + _THREE_BOOTS + """flash.save("journal/acked", "1 79\\n2 79\\n")
 from doodle.journal import Journal
 j = Journal(4, flash)
 while j.loading:
@@ -206,14 +210,7 @@ def test_a_hi_from_the_pc_waits_for_a_collection_before_the_hello():
     figures = _vm("""gc.disable()
 from doodle import flashlog, link
 from doodle.app import App
-flash = flashlog.RamFlash()
-for boot in (1, 2, 3):
-    for seg in range(2):
-        rec = bytearray()
-        for s in range(1, 40):
-            rec.extend(flashlog.record(boot, seg * 40 + s, b'{"g":1,"k":"roll","r":1}'))
-        flash.append(flashlog.seg_name(boot * 10 + seg), rec)
-flash.save("boot.txt", "3")
+""" + _THREE_BOOTS + """flash.save("boot.txt", "3")
 app = App(lambda n: 0, 4, "c0ffee", flash)
 now = 0
 for i in range(100):

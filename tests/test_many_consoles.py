@@ -25,28 +25,14 @@ import time
 from pathlib import Path
 
 from cli_run import ENV
-from doodlebox.ports import PICO_VID, UsbPort, Watch
+from doodlebox.ports import UsbPort, Watch
 from doodlebox.runner import Club
 from fakeconsole import FakeConsole
 from faults import Stream
+from usb_ports import Listed, pico
+from waiting import until
 
 SERIALS = ("E6614C311B2C0AAA", "E66138935F4D0BBB", "E6614864D3770CCC")
-
-
-def pico(device: str, serial: str | None, pid: int = 0x0005) -> UsbPort:
-    return UsbPort(device, PICO_VID, pid, serial, "Board in FS mode")
-
-
-class Listed:
-    """A fake serial.tools.list_ports: the ports it lists are set by the test."""
-
-    def __init__(self, *ports: UsbPort):
-        self.ports = list(ports)
-        self.calls = 0
-
-    def __call__(self) -> list[UsbPort]:
-        self.calls += 1
-        return list(self.ports)
 
 
 # -- the port watch ------------------------------------------------------------------------------
@@ -260,15 +246,6 @@ def _rows(db: Path) -> list[tuple[str, int, int, str]]:
         con.close()
 
 
-def _until(test, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if test():
-            return True
-        time.sleep(0.1)
-    return test()
-
-
 def test_three_virtual_consoles_logged_at_once_one_replugged_mid_game(tmp_path, monkeypatch, capsys):
     """The real `doodlebox log --virtual 3` (three MicroPython VMs), here in a thread of this process so that the
     test can press the virtual consoles' buttons and pull one's cable."""
@@ -299,7 +276,7 @@ def test_three_virtual_consoles_logged_at_once_one_replugged_mid_game(tmp_path, 
     logger = threading.Thread(target=run, daemon=True)
     logger.start()
     try:
-        assert _until(lambda: sum(t.split(" ", 1)[1].startswith("connected: console ") for t in lines) == 3, 60), \
+        assert until(lambda: sum(t.split(" ", 1)[1].startswith("connected: console ") for t in lines) == 3, 60), \
             (lines, result)
         uids = {t.split()[0]: t.split()[3].rstrip(",") for t in lines if " connected: console " in t}
         assert sorted(uids) == ["[0001]", "[0002]", "[0003]"] and len(set(uids.values())) == 3
@@ -312,18 +289,18 @@ def test_three_virtual_consoles_logged_at_once_one_replugged_mid_game(tmp_path, 
 
         for vc in started:
             vc.press("ROLL")                                   # the lobby's game begins: `game`
-        assert _until(lambda: all(kinds(u) == ["game"] for u in by_uid), 30), _rows(db)
+        assert until(lambda: all(kinds(u) == ["game"] for u in by_uid), 30), _rows(db)
         for vc in started:
             vc.press("ROLL")                                   # its start roads rolled: `start`
-        assert _until(lambda: all(kinds(u) == ["game", "start"] for u in by_uid), 30), _rows(db)
+        assert until(lambda: all(kinds(u) == ["game", "start"] for u in by_uid), 30), _rows(db)
         second = started[1]
         old = second.port
         assert second.replug() != old                          # mid-game: the cable out and in (a power cut)
-        assert _until(lambda: kinds(by_uid[1], 2)[:1] == ["resume"], 60), (_rows(db), lines)
+        assert until(lambda: kinds(by_uid[1], 2)[:1] == ["resume"], 60), (_rows(db), lines)
         assert f"[0002]   note: console {by_uid[1]} back on {second.port}" in lines
         second.press("ROLL")
         started[2].press("ROLL")
-        assert _until(lambda: len(kinds(by_uid[1], 2)) >= 2 and len(kinds(by_uid[2])) >= 3, 30), _rows(db)
+        assert until(lambda: len(kinds(by_uid[1], 2)) >= 2 and len(kinds(by_uid[2])) >= 3, 30), _rows(db)
     finally:
         for vc in started:
             vc.stop()                                          # every console switched off: log ends

@@ -8,28 +8,11 @@ import os
 import random
 from pathlib import Path
 
-from doodlebox.ports import PICO_VID, Follow, UsbPort, find_picos
+from doodlebox.ports import Follow, UsbPort, find_picos
 from doodlebox.runner import LOOK_EVERY, LinkThread
 from fakeconsole import FakeConsole
 from faults import Stream
-
-SERIAL = "E6614C311B2C4A2F"
-
-
-def pico(device: str, serial: str = SERIAL, pid: int = 0x0005) -> UsbPort:
-    return UsbPort(device, PICO_VID, pid, serial, "Board in FS mode")
-
-
-class Listed:
-    """A fake serial.tools.list_ports: the ports it lists are set by the test."""
-
-    def __init__(self, *ports: UsbPort):
-        self.ports = list(ports)
-        self.calls = 0
-
-    def __call__(self) -> list[UsbPort]:
-        self.calls += 1
-        return list(self.ports)
+from usb_ports import SERIAL, Listed, pico
 
 
 def test_a_pico_is_a_micropython_board_by_its_usb_ids():

@@ -18,20 +18,13 @@ from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table, read_lobby
 from doodlebox.runner import LinkThread
 from doodlebox.virtual.console import VirtualConsole
 from flash_watch import Watch
+from waiting import until
 
 
 def attach(vc, db):
     link = LinkThread(vc.port, db, on_note=lambda t: None).start()
     assert link.wait_ready(30) and not link.error, link.error
     return link
-
-
-def until(test, seconds: float = 30.0) -> bool:
-    """Wait for `test()` (polled), at most `seconds`: a machine under load takes its time."""
-    end = time.monotonic() + seconds
-    while not test() and time.monotonic() < end:
-        time.sleep(0.05)
-    return bool(test())
 
 
 def on_flash(flash) -> set[tuple[int, int]]:

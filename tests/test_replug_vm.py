@@ -5,11 +5,11 @@ SQLite. A Pico is powered by its USB, so a re-plug is a power cut too: the firmw
 where it is and boots again on its flash (VirtualConsole.replug), behind a new pty opened while
 the old one is still held, as a Pico comes back as /dev/ttyACM1 while ttyACM0 is held."""
 import sqlite3
-import time
 
 from doodlebox.ports import Follow
 from doodlebox.runner import LinkThread
 from doodlebox.virtual.console import VirtualConsole
+from waiting import until
 
 
 def _events(db):
@@ -18,15 +18,6 @@ def _events(db):
         return con.execute("SELECT boot, seq, kind FROM events ORDER BY boot, seq").fetchall()
     finally:
         con.close()
-
-
-def _until(test, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if test():
-            return True
-        time.sleep(0.1)
-    return test()
 
 
 def test_the_virtual_console_back_on_a_new_pty_is_followed_and_nothing_is_lost(tmp_path):
@@ -39,18 +30,18 @@ def test_the_virtual_console_back_on_a_new_pty_is_followed_and_nothing_is_lost(t
     try:
         assert link.wait_ready(60) and link.error is None
         vc.press("ROLL")                         # the lobby's game begins: `game`
-        assert _until(lambda: [k for _, _, k in _events(db)] == ["game"], 30), _events(db)
+        assert until(lambda: [k for _, _, k in _events(db)] == ["game"], 30), _events(db)
         vc.press("ROLL")                         # its start roads rolled: `start`
-        assert _until(lambda: [k for _, _, k in _events(db)] == ["game", "start"], 30), _events(db)
+        assert until(lambda: [k for _, _, k in _events(db)] == ["game", "start"], 30), _events(db)
         for boot in (2, 3):
             ports.append(vc.replug())
             assert ports[-1] != ports[-2]        # another device name (the old one still held then)
             back = f"console {follow.uid} back on {ports[-1]}"
-            assert _until(lambda back=back: back in notes, 60), notes
+            assert until(lambda back=back: back in notes, 60), notes
             # the game goes on after the power cut: `resume` is the new boot's first event
-            assert _until(lambda boot=boot: (boot, 1, "resume") in _events(db), 30), _events(db)
+            assert until(lambda boot=boot: (boot, 1, "resume") in _events(db), 30), _events(db)
             vc.press("ROLL")
-            assert _until(lambda boot=boot: sum(1 for b, _, _ in _events(db) if b == boot) >= 2, 30), _events(db)
+            assert until(lambda boot=boot: sum(1 for b, _, _ in _events(db) if b == boot) >= 2, 30), _events(db)
     finally:
         link.stop()
         vc.stop()

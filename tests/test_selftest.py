@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCALE_HZ = [523, 587, 659, 698, 784, 880, 988, 1047]
 FACE6 = [True, True, True, False, True, True, True]  # pip order TL, TR, ML, C, MR, BL, BR
 from board import pins  # noqa: E402
+from waiting import until  # noqa: E402
 
 LEVEL = pins.LED_MAX_LEVEL  # the LED brightness cap, from the power budget (hardware/)
 TICK_MS = 5
@@ -281,14 +282,6 @@ def test_the_scale_tune():
 
 
 # ---- the virtual console: the same files in the MicroPython VM --------------------------
-def until(test, seconds: float = 30.0) -> bool:
-    """Wait for `test()` (polled), at most `seconds`: a machine under load takes its time."""
-    end = time.monotonic() + seconds
-    while not test() and time.monotonic() < end:
-        time.sleep(0.02)
-    return bool(test())
-
-
 def test_self_test_on_the_virtual_console():
     """The self-test's frames as a host reads them from the console's port. The port is read as
     it is, opened without pyserial (whose open() flushes what the console wrote before it: on a
