@@ -15,7 +15,8 @@
 
 `.venv/bin/python tests/bench.py --only heap [--edition E ...] [--no-games | --no-power-up]`
 prints only the firmware's heap: whole games (1.) and the power-up with a full journal;
-`--only live` only live validation (5.).
+`--only live` only live validation (5.); `--only club` only 20 consoles logged at once by one
+`doodlebox log` into PostgreSQL and into SQLite (issue 22: tests/bench_club.py).
 """
 from __future__ import annotations
 
@@ -423,34 +424,41 @@ def journal_budget() -> None:
 def bench_coach(greedy_games: int = 100, search_games: int = 3, budget_s: float = 0.5) -> None:
     """The coach's bots (docs/coach.md) per dice edition (solo where the edition has a solo game,
     else two seats of the same level): the mean score and the ranks (solo) or the winner's mean,
-    ms per move, and the playouts per second of the search's policy from a new game."""
+    ms per move, and the playouts per second from a new game of the greedy DicePolicy on the
+    engine and (solo 5x5 editions) of the search's PlanPolicy on the fast simulation (coach/fast.py)."""
     import random
 
     from doodlebox.coach import bots
-    from doodlebox.coach.policy import DicePolicy
+    from doodlebox.coach.fast import simulate_plan
+    from doodlebox.coach.policy import DicePolicy, PlanPolicy
     from doodlebox.coach.search import playout
     from doodlebox.rules.games import find_game
 
     heading(f"coach: bots through the engine (greedy {greedy_games} games, search {search_games} games at "
             f"{budget_s:g} s per move)")
     print(f"{'edition':10} {'seats':>5} {'level':8} {'games':>5} {'mean':>6} {'±se':>5} {'median':>6} "
-          f"{'ms/move':>8} {'playouts/s':>10}  ranks reached")
-    for edition in ("city", "suzhou", "treasures", "shanghai", "monsters"):
-        seats = 1 if find_game(edition).players[0] == 1 else 2
-        game = find_game(edition).new_game(seats)
-        pol = DicePolicy()
+          f"{'ms/move':>8} {'playouts/s':>10} {'sim/s':>6}  ranks reached")
+
+    def rate(pol) -> float:
         t = time.perf_counter()
         n = 0
         while time.perf_counter() - t < 1.0:
             playout(game.new_state(), pol, random.Random(n), random.Random(-n))
             n += 1
-        rate = n / (time.perf_counter() - t)
+        return n / (time.perf_counter() - t)
+
+    for edition in ("city", "suzhou", "treasures", "shanghai", "monsters"):
+        seats = 1 if find_game(edition).players[0] == 1 else 2
+        game = find_game(edition).new_game(seats)
+        slow = rate(DicePolicy())
+        plan = PlanPolicy()
+        fast = rate(plan) if simulate_plan(plan, game.new_state(), random.Random(0)) is not None else 0.0
         for name, games in (("greedy", greedy_games), ("search", search_games)):
             m = bots.run(edition, seats, games, [name], seed=1000, budget_s=budget_s)
             row = bots.summary(m)[0]
             reached = ", ".join(f"{k} {v}" for k, v in sorted(row["reached"].items(), key=lambda kv: str(kv[0])))
             print(f"{edition:10} {seats:>5} {name:8} {games:>5} {row['mean']:6.1f} {row['se']:5.1f} "
-                  f"{row['median']:6g} {row['ms_per_move']:8.1f} {rate:10.0f}  {reached}", flush=True)
+                  f"{row['median']:6g} {row['ms_per_move']:8.1f} {slow:10.0f} {fast:6.0f}  {reached}", flush=True)
 
 
 def bench_hints(positions: int = 24) -> None:
@@ -496,9 +504,10 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(description="doodlebox benchmarks (figures, not assertions)")
-    ap.add_argument("--only", choices=("heap", "live"), help="heap: only the firmware's heap in whole games and at "
-                    "a power-up with a full journal (issue 17's figures); live: only live validation's cost per "
-                    "event (issue 19's)")
+    ap.add_argument("--only", choices=("heap", "live", "club"), help="heap: only the firmware's heap in whole games "
+                    "and at a power-up with a full journal (issue 17's figures); live: only live validation's cost "
+                    "per event (issue 19's); club: only 20 consoles logged at once into PostgreSQL and SQLite "
+                    "(issue 22's)")
     ap.add_argument("--edition", action="append", choices=EDITIONS,
                     help="with --only heap: this game only (repeatable; default all seven)")
     ap.add_argument("--no-games", action="store_true", help="with --only heap: only the full-journal power-up")
@@ -515,11 +524,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.only == "live":
             bench_live_validation(tmp)
             return 0
+        import bench_club
+
+        if args.only == "club":
+            bench_club.bench()
+            return 0
         bench_rules()
         bench_card_games()
         bench_live_validation(tmp)
         bench_core_events()
         bench_host_rate(tmp)
+        bench_club.bench()
         bench_demo_heap(tmp)
         bench_full_journal_power_up(tmp)
         bench_panel_scores(tmp)

@@ -34,6 +34,8 @@ SLOW = {
     "test_analyse",
     # the store on a real PostgreSQL server (tests/pgserver.py): a cluster started, connections killed
     "test_store_postgres",
+    # `make bench`'s club harness: fake consoles on ptys, `doodlebox log` as its own process, a PostgreSQL server
+    "test_bench_club",
     # single tests: the VM, a pty, a process of its own, whole random games and playouts
     "test_selftest::test_self_test_on_the_virtual_console",
     "test_selftest::test_doodlebox_log_connects_during_the_self_test_and_shows_it",
@@ -66,6 +68,10 @@ SLOW = {
     "test_many_consoles::test_three_consoles_logged_at_once_by_the_command_each_game_under_its_uid_nothing_lost",
     "test_many_consoles::test_three_virtual_consoles_logged_at_once_one_replugged_mid_game",
     "test_many_consoles::test_demo_games_from_three_consoles_at_once_land_in_one_database",
+    # people, the league and sync on a real PostgreSQL server, or a sync killed as its own process
+    "test_people::test_a_version_3_database_on_postgresql_is_upgraded_as_the_file_is",
+    "test_sync::test_a_venue_synced_twice_into_postgresql_is_the_same_games",
+    "test_sync::test_a_sync_killed_mid_way_and_started_again_loses_nothing_and_doubles_nothing",
 }
 
 

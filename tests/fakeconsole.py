@@ -6,7 +6,8 @@ oldest boot first, all of them again after RESEND_S without an ack, again from `
 `hello` with `held` in answer to `hi`. The frames are the firmware's own (doodle/link.py).
 
 `check(db)` compares what the host stored with what was made: events lost, stored twice (or
-shifted), stored wrong."""
+shifted), stored wrong; `db` an SQLite file or a PostgreSQL URL. `ack_waits` times each event from
+its frame's first sending to the ack that covered it (tests/bench_club.py)."""
 from __future__ import annotations
 
 import os
@@ -49,6 +50,8 @@ class FakeConsole:
         self.got: list[dict] = []                          # every other frame from the host
         self.resends = 0
         self.got_hi = False                                # a hi came (set again by the caller)
+        self.first_sent: dict[tuple[int, int], float] = {}  # (boot, s) -> perf_counter() of its first frame out
+        self.ack_waits: list[float] = []                   # s from each event's first frame out to its ack
         self.noise: tuple[random.Random, float] | None = None   # (rng, p): each frame spoilt on the wire with p
         self.spoilt = 0
         self.pty: PtyPort | None = None
@@ -138,11 +141,14 @@ class FakeConsole:
             self._sent = 0
         elif t == "ack":
             b, top = msg["boot"], msg["s"]
-            self.acks.append((b, top, time.perf_counter()))
+            when = time.perf_counter()
+            self.acks.append((b, top, when))
             q = self._queue.get(b)
             removed = 0
             while q and q[0] <= top:
-                q.popleft()
+                sent = self.first_sent.pop((b, q.popleft()), None)
+                if sent is not None:
+                    self.ack_waits.append(when - sent)
                 removed += 1
             if removed:
                 before = sum(len(v) for k, v in self._queue.items() if k < b)
@@ -170,6 +176,7 @@ class FakeConsole:
                     break
                 if i >= self._sent:
                     self._out += self._wire(self._frames[key])
+                    self.first_sent.setdefault(key, time.perf_counter())
             self._sent = limit
         if self._out and self.pty is not None:
             n = _write_some(self.pty, bytes(self._out))
@@ -204,12 +211,21 @@ class FakeConsole:
         return not self.held()
 
     # -- what the host stored ------------------------------------------------------------------
-    def rows(self, db: Path) -> dict[int, dict[int, dict]]:
+    def rows(self, db: Path | str) -> dict[int, dict[int, dict]]:
         """boot -> s -> event: what the database at `db` holds of this console (nothing when
-        there is no file there)."""
+        there is no file there); `db` may be a PostgreSQL URL (postgresql://...)."""
+        import json
+
         rows: dict[int, dict[int, dict]] = {}
+        if isinstance(db, str) and db.split("://", 1)[0] in ("postgresql", "postgres"):
+            import psycopg
+
+            with psycopg.connect(db, autocommit=True, connect_timeout=10) as pg:
+                for boot, seq, body in pg.execute("SELECT boot, seq, body FROM events WHERE uid=%s", (self.uid,)):
+                    rows.setdefault(boot, {})[seq] = json.loads(body)
+            return rows
+        db = Path(db)
         if db.exists():
-            import json
             con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
             try:
                 for boot, seq, body in con.execute("SELECT boot, seq, body FROM events WHERE uid=?", (self.uid,)):
@@ -218,7 +234,7 @@ class FakeConsole:
                 con.close()
         return rows
 
-    def acked_not_stored(self, db: Path, since: int = 0) -> int:
+    def acked_not_stored(self, db: Path | str, since: int = 0) -> int:
         """Events this console saw acknowledged (and so let go) that the database at `db` does
         not hold: of the acks from `self.acks[since]` on, each boot's events above the highest
         acknowledged before them (those went with a file deleted or replaced at `since`)."""
@@ -231,7 +247,7 @@ class FakeConsole:
             top[b] = max(top.get(b, 0), s)
         return sum(1 for b, t in top.items() for s in range(base.get(b, 0) + 1, t + 1) if s not in rows.get(b, {}))
 
-    def check(self, db: Path) -> dict[str, int]:
+    def check(self, db: Path | str) -> dict[str, int]:
         """{"made", "stored", "lost", "duplicated", "wrong"} against the host's database."""
         rows = self.rows(db)
         out = {"made": 0, "stored": 0, "lost": 0, "duplicated": 0, "wrong": 0}

@@ -227,3 +227,117 @@ def test_halving_keeps_the_better_half_and_the_policys_own_plan_and_may_leave_it
     evals = search._report(plans, [p.actions[0] for p in plans], default)
     assert evals[0].action == plans[3].actions[0]               # sure by every playout: no doubt left
     assert all(e.value <= evals[0].value for e in evals)
+
+
+@pytest.mark.parametrize("edition", ["city", "suzhou", "treasures"])
+def test_the_fast_simulation_agrees_with_the_engine_on_random_and_greedy_games(edition):
+    """fast.Sim beside the engine on the same dice: the same legal moves (in the engine's order)
+    at every turn, the same values to circle, the same end, the same final score."""
+    from doodlebox.coach import fast
+    from doodlebox.coach.policy import PlanPolicy
+    game = find_game(edition).new_game(1)
+    pol = PlanPolicy()
+    ended = set()
+    for seed in range(24):
+        rng = random.Random(seed)
+        state = game.new_state()
+        while seed % 2 and state.is_chance_node():      # half of them from the start roads on
+            state.apply(state.sample_chance(rng))
+        sim = fast.Sim.of(state)
+        assert sim is not None
+        greedy = seed % 3 == 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                before = rng.getstate()
+                state.apply(state.sample_chance(rng))
+                rng.setstate(before)
+                sim.roll(rng)              # the same draws from the same Random as sample_chance
+                continue
+            if state.phase == "turn":
+                moves = sim.legal()
+                assert [fast.action(sim, m) for m in moves] == state.legal_actions()
+                assert [fast.move_of(state, a) for a in state.legal_actions()] == moves
+                a = pol(state, rng) if greedy else fast.action(sim, rng.choice(moves))
+                state.apply(a)
+                sim.play(fast.move_of(state, a))
+            else:
+                assert sim.phase == fast.CIRCLE
+                assert [circle(v) for v in reversed(sim.pend[1])] == state.legal_actions()
+                c = pol(state, rng) if greedy else rng.choice(state.legal_actions())
+                state.apply(c)
+                sim.circle(c.value)
+            assert (sim.phase == fast.OVER) == state.is_terminal()
+            assert sim.score() == state.scores()[0]      # scores() at any time, not only at the end
+        ended.update(state.ending)
+    assert "trees" in ended and ended & {"hotel", "shop"}     # ended on the last tree, and on a top value
+
+
+def test_the_fast_plan_policy_chooses_and_plays_out_as_the_plan_policy():
+    """FastPlan (fast.py) is PlanPolicy on a Sim: the same move at every turn of greedy games, and
+    a playout on the Sim ends with the engine playout's totals on the same dice."""
+    from doodlebox.coach import fast
+    from doodlebox.coach.policy import PlanPolicy
+    game = find_game("city").new_game(1)
+    pol = PlanPolicy()
+    quick = fast.FastPolicy()
+    turns = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = game.new_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            a = pol(state, rng)
+            assert quick(state, rng) == a
+            if state.phase == "turn":
+                legal = state.legal_actions()
+                assert quick.scores(state, legal) == pol.scores(state, legal)
+                turns += 1
+            if turns % 5 == 0:
+                engine = state.clone()
+                rolls = random.Random(turns)
+                while not engine.is_terminal():          # the engine's own playout, move by move
+                    engine.apply(engine.sample_chance(rolls) if engine.is_chance_node() else pol(engine, rolls))
+                assert fast.simulate_plan(pol, state.clone(), random.Random(turns)) == engine.scores()
+            state.apply(a)
+    assert turns > 100
+
+
+def test_the_linear_policy_with_the_plan_policys_weights_scores_as_the_plan_policy():
+    """linear.py's features weighted by PLAN_THETA are PlanPolicy's score (to rounding)."""
+    from doodlebox.coach import fast
+    from doodlebox.coach.linear import PLAN_THETA, LinearPlan
+    plan, lin = fast.FastPlan(), LinearPlan(PLAN_THETA)
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        sim = fast.Sim.of(find_game("city").new_game(1).new_state())
+        while sim.phase != fast.OVER:
+            if sim.phase in (fast.START, fast.ROLL):
+                sim.roll(rng)
+            elif sim.phase == fast.CIRCLE:
+                sim.circle(plan.circle_value(sim))
+            else:
+                legal = sim.legal()
+                want, got = plan.scores(sim, legal), lin.scores(sim, legal)
+                assert got == pytest.approx(want, abs=1e-9)
+                checked += len(legal)
+                sim.play(legal[want.index(max(want))])
+    assert checked > 500
+
+
+def test_the_greedy_level_plays_the_linear_policy_solo_and_the_plan_policy_with_others():
+    from doodlebox.coach import fast, levels
+    from doodlebox.coach.linear import LinearPlan
+    from doodlebox.coach.policy import PlanPolicy
+    for seed in (3, 4, 5):
+        solo = midgame("city", 1, seed=seed)
+        sim = fast.Sim.of(solo)
+        assert sim is not None
+        legal = sim.legal()
+        assert levels.level("greedy").choose(solo, random.Random(0), 0.0) == \
+            fast.action(sim, LinearPlan().choose(sim, legal))
+        duo = midgame("city", 2, seed=seed)
+        assert levels.level("greedy").choose(duo, random.Random(0), 0.0) == PlanPolicy()(duo, None)
+    assert bots.play("city", ["greedy", "greedy"], 11, 0.0).totals[0] > 0   # bots.play checks every move

@@ -6,9 +6,11 @@
   A console is its board (the uid's first 16 digits); the uids that rolled on it are named,
   each with its number of games, so that two consoles of the same board (a wiped flash, or
   virtual consoles, which share one board id) are told apart.
-- Score history per player (by name) and win rates per edition, over the games their rules
-  finished. A game ended early (ruling G1, rules/ending.py) is counted as played and listed, but
-  not in the scores, the wins, the win rates or the ranks.
+- Score history per player and win rates per edition, over the games their rules finished. A
+  player is a person (schema version 4: a named seat is linked to a person across games, and a
+  merge makes two names one), shown by the person's name; an unnamed seat (`P1`..`Pn`) is
+  counted by its name, as before people. A game ended early (ruling G1, rules/ending.py) is
+  counted as played and listed, but not in the scores, the wins, the win rates or the ranks.
 - Solo games: the rank each reached (the layouts' RANKS) and the achievements; Doodle Puzzle's
   Baddy, Please Behave verdicts.
 
@@ -102,6 +104,7 @@ class Played:
     name: str
     total: int
     won: bool
+    person: int | None = None       # the seat's person (Store.seats); None for an unnamed seat
 
 
 @dataclass
@@ -113,6 +116,7 @@ class Solo:
     total: int
     rank: str
     achievements: list[str]
+    person: int | None = None
 
 
 @dataclass
@@ -140,21 +144,30 @@ class Stats:
     damaged: list[str] = field(default_factory=list)    # "game 3: damaged: events row 17: not JSON", ...
 
     def history(self) -> dict[str, list[Played]]:
-        """Each player's totals, oldest game first, by name."""
+        """Each player's totals, oldest game first, by the person's name (an unnamed seat by its name)."""
+        by: dict[object, list[Played]] = {}
+        for p in self.played + [Played(s.game, s.date, s.edition, s.name, s.total, False, s.person)
+                                for s in self.solo]:
+            by.setdefault(_player(p), []).append(p)
         out: dict[str, list[Played]] = {}
-        for p in self.played + [Played(s.game, s.date, s.edition, s.name, s.total, False) for s in self.solo]:
-            out.setdefault(p.name, []).append(p)
-        for v in out.values():
+        for v in by.values():
             v.sort(key=lambda p: (p.date, p.game))
+            out[v[-1].name] = v
         return out
 
     def win_rates(self) -> dict[str, dict[str, tuple[int, int]]]:
-        """edition -> name -> (games won, games played), multi-player games only."""
-        out: dict[str, dict[str, tuple[int, int]]] = {}
+        """edition -> the person's name (an unnamed seat's name) -> (games won, games played),
+        multi-player games only."""
+        by: dict[str, dict[object, tuple[str, int, int]]] = {}
         for p in self.played:
-            won, played = out.setdefault(p.edition, {}).get(p.name, (0, 0))
-            out[p.edition][p.name] = (won + p.won, played + 1)
-        return out
+            _, won, played = by.setdefault(p.edition, {}).get(_player(p), (p.name, 0, 0))
+            by[p.edition][_player(p)] = (p.name, won + p.won, played + 1)
+        return {ed: {name: (won, played) for name, won, played in v.values()} for ed, v in by.items()}
+
+
+def _player(p: Played) -> object:
+    """Who played: the person, or for an unnamed seat its name."""
+    return ("person", p.person) if p.person is not None else ("name", p.name)
 
 
 def collect(store: Store) -> Stats:
@@ -181,15 +194,18 @@ def collect(store: Store) -> Stats:
             continue
         st.counted += 1
         names = g["names"]
+        people = list(g.get("people") or []) + [None] * len(names)
         date = g["date"]
         if g["verdict"]:
             st.behave.append((g["id"], date, g["totals"][0], g["verdict"]))
             continue
         if len(names) == 1:
-            st.solo.append(Solo(g["id"], date, g["edition"], names[0], g["totals"][0], g["rank"], g["achievements"]))
+            st.solo.append(Solo(g["id"], date, g["edition"], names[0], g["totals"][0], g["rank"], g["achievements"],
+                                people[0]))
             continue
         for seat, name in enumerate(names):
-            st.played.append(Played(g["id"], date, g["edition"], name, g["totals"][seat], seat in g["winner_seats"]))
+            st.played.append(Played(g["id"], date, g["edition"], name, g["totals"][seat], seat in g["winner_seats"],
+                                    people[seat]))
     st.damaged.extend(f"damaged: {d.row}" for d in rows if not any(d.row in line for line in st.damaged))
     return st
 

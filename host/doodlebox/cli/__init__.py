@@ -5,6 +5,9 @@
                                          records imported from paper): one looked at, written as a
                                          record or a scores table; its players' names
     stats.py     stats                   dice fairness, scores, win rates, solo ranks; their charts
+    league.py    people, league, sync    the players as people (merged), the league's standings
+                                         (openskill ratings per edition), a venue's games pushed
+                                         into the league's database
     records.py   validate, score, render, layout check    game records and data files
     web.py       web                     a page on 127.0.0.1: the games, their sheets, the statistics,
                                          the game being played (`log --web`: the virtual console too)
@@ -24,11 +27,12 @@ import os
 import sys
 
 from doodlebox import __version__
-from doodlebox.cli import analyse, coach, console, games, maker, records, stats, web
+from doodlebox.cli import analyse, coach, console, games, league, maker, records, stats, web
 from doodlebox.cli.command import Command
 from doodlebox.errors import DoodleboxError
 
-COMMANDS: tuple[Command, ...] = (*console.COMMANDS, *games.COMMANDS, *stats.COMMANDS, *records.COMMANDS,
+COMMANDS: tuple[Command, ...] = (*console.COMMANDS, *games.COMMANDS, *stats.COMMANDS, *league.COMMANDS,
+                                 *records.COMMANDS,
                                  *web.COMMANDS, *maker.COMMANDS,
                                  *coach.COMMANDS, *analyse.COMMANDS)
 

@@ -2,7 +2,9 @@
 
     random   any legal move, each as likely
     greedy   one ply: the points a move takes now and features of the sheet it leaves, with a plan
-             for the 5x5 editions (policy.py: PlanPolicy; DicePolicy for the 6x6 ones)
+             for the 5x5 editions (policy.py: PlanPolicy; DicePolicy for the 6x6 ones); solo 5x5,
+             linear.LinearPlan (PlanPolicy's features, weights fitted to the playouts' values) on
+             a fast.Sim
     rollout  flat Monte-Carlo: every plan played out ROLLOUTS times with the one-ply DicePolicy
              (fast), a plan kept over the greedy policy's own only when clearly better (search.DOUBT)
     search   sequential halving of the greedy policy's playouts within a time budget per move
@@ -36,7 +38,8 @@ def _random(state: State, rng: random.Random, budget_s: float) -> Any:
 
 
 def _greedy(state: State, rng: random.Random, budget_s: float) -> Any:
-    return policy_for(state)(state, rng)
+    pol = policy_for(state)
+    return (linear_policy() if isinstance(pol, PlanPolicy) else pol)(state, rng)
 
 
 class _Rollout(PlanPolicy):
@@ -56,6 +59,19 @@ def _rollout(state: State, rng: random.Random, budget_s: float) -> Any:
 
 def _search(state: State, rng: random.Random, budget_s: float) -> Any:
     return search.best(state, None, budget_s, rng)
+
+
+_LINEAR: list[Any] = []
+
+
+def linear_policy() -> Any:
+    """The greedy level's policy for the 5x5 editions: LinearPlan on a fast.Sim when solo,
+    PlanPolicy otherwise (fast.FastPolicy; made once per process, its caches kept)."""
+    from doodlebox.coach.fast import FastPolicy
+    from doodlebox.coach.linear import LinearPlan
+    if not _LINEAR:
+        _LINEAR.append(FastPolicy(fast=LinearPlan()))
+    return _LINEAR[0]
 
 
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (

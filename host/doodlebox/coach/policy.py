@@ -234,6 +234,7 @@ class PlanPolicy(DicePolicy):
         self._base = 0.0
         self._tmpl: tuple | None = None
         self._net: _Net | None = None
+        self._fast: Any = None        # its fast.FastPlan, made by fast.simulate_plan when first asked
 
     def scores(self, state: State, legal: list[dice.Action]) -> list[float]:
         assert isinstance(state, dice.State)

@@ -3,7 +3,7 @@ file (the default), or a PostgreSQL database named by a postgresql:// URL (store
 one Store, the same schema versions, upgrades and transactions (docs/stored-games.md, "Two
 backends").
 
-Schema version 3 (PRAGMA user_version; a version 1 or 2 file is upgraded when opened). `(uid,
+Schema version 4 (PRAGMA user_version; a version 1, 2 or 3 file is upgraded when opened). `(uid,
 boot, seq)` identifies an event; the store only appends the next expected event of each (uid,
 boot) stream (docs/protocol.md). Each game has a state: `playing`, `ended` (with the end's
 reason), `resumed` (another game, of a later boot, goes on with it: `continued_by`, and that
@@ -16,19 +16,23 @@ uid "", boot 0). games() carries each game's row and names. A game as a record w
 and its totals and winners from the PC's replay of that record, are game_records.py's: the store
 imports nothing above it (tests/test_architecture.py).
 
+Version 4: `people` (a seat's name linked to a person across games: players.person; set_names
+and add_imported link them, merge_people makes two one, leaving an alias), and `league` (the
+database's random league id, and in a venue's file the league it was synced to: sync.py).
+
 Every SQLite failure is a StoreError naming the file and the cause (`cause`: locked, full,
 readonly, notadb, newer, cantopen, io; on PostgreSQL also url, auth, nodb, down, lost); `transient`
 says whether waiting may cure it (locked, full, lost).
 
 The package: `database.py` the Store, `dbfile.py` the file opened and checked, `schema.py`
 the tables and their upgrade, `postgres.py` the database on a PostgreSQL server,
-`errors.py` StoreError and SQLite's faults told apart,
+`errors.py` StoreError and SQLite's faults told apart, `people.py` a name's person,
 `gamelog.py` what the store hands out (GameLog, Stored, Hello, Gap).
 """
-from doodlebox.store.database import NAME_LENGTH, BadNames, NoGame, Store
+from doodlebox.store.database import NAME_LENGTH, BadMerge, BadNames, NoGame, Store
 from doodlebox.store.errors import StoreError, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
 from doodlebox.store.schema import IMPORTED, SCHEMA_VERSION, STATES
 
-__all__ = ["IMPORTED", "NAME_LENGTH", "SCHEMA_VERSION", "STATES", "BadNames", "GameLog", "Gap", "Hello", "NoGame",
-           "Store", "StoreError", "Stored", "problem"]
+__all__ = ["IMPORTED", "NAME_LENGTH", "SCHEMA_VERSION", "STATES", "BadMerge", "BadNames", "GameLog", "Gap", "Hello",
+           "NoGame", "Store", "StoreError", "Stored", "problem"]

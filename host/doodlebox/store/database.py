@@ -28,6 +28,7 @@ from doodlebox.errors import InputError
 from doodlebox.store.dbfile import check_file, open_readonly, open_writing
 from doodlebox.store.errors import Damaged, StoreError, damage, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
+from doodlebox.store.people import fold, person_of, placeholder
 from doodlebox.store.postgres import PgConnection, is_url, open_server
 from doodlebox.store.schema import IMPORTED
 
@@ -44,6 +45,11 @@ class BadNames(InputError):
     """Names a game's seats cannot take (too many, empty, too long, twice)."""
 
 
+class BadMerge(InputError):
+    """Two people that cannot be merged: one is not there, they are one already, or they played
+    in one game (two seats of it)."""
+
+
 class Store:
     def __init__(self, path: str | Path, timeout: float = 5.0, readonly: bool = False):
         """Open (and create, or upgrade to SCHEMA_VERSION) the database at `path`, a file or a
@@ -57,11 +63,12 @@ class Store:
             self.db = open_server(str(path), timeout, readonly)
             self.path = self.db.where
             self._errors: tuple[type[BaseException], ...] = (*PgConnection.errors, UnicodeDecodeError)
-            self._blob, self._greatest = "convert_to({}, 'UTF8')", "GREATEST"
+            self._blob, self._greatest, self._least = "convert_to({}, 'UTF8')", "GREATEST", "LEAST"
             return
         self.path = file = Path(path)
         self._errors = (sqlite3.Error, UnicodeDecodeError)
-        self._blob, self._greatest = "CAST({} AS BLOB)", "MAX"     # a text column read as bytes; MAX(a, b)
+        # a text column read as bytes; MAX(a, b), MIN(a, b)
+        self._blob, self._greatest, self._least = "CAST({} AS BLOB)", "MAX", "MIN"
         try:
             if readonly:
                 self.db = open_readonly(file, timeout)
@@ -102,12 +109,16 @@ class Store:
             for boot, first, nxt in held:
                 expected = self._next(uid, boot)
                 if first > expected:
-                    self.db.execute("INSERT INTO gaps VALUES (?,?,?,?,?)", (uid, boot, expected, first - 1, now))
-                    self._set_next(uid, boot, first)
-                    out.gaps.append(Gap(boot, expected, first - 1))
+                    out.gaps.append(self._gap(uid, boot, expected, first, now))
                 elif nxt < expected:
                     out.behind.append((boot, nxt, expected))
         return out
+
+    def _gap(self, uid: str, boot: int, expected: int, first: int, now: float) -> Gap:
+        """Events `expected`..`first`-1 of a boot will never come: a gap, and `first` expected next."""
+        self.db.execute("INSERT INTO gaps VALUES (?,?,?,?,?)", (uid, boot, expected, first - 1, now))
+        self._set_next(uid, boot, first)
+        return Gap(boot, expected, first - 1)
 
     def console_seen(self, uid: str, fw: str, boot: int, first: int) -> int | None:
         """Record a hello of one boot; returns the first seq of a gap the console no longer holds, if any."""
@@ -118,16 +129,21 @@ class Store:
         """Store the event if it is the next one of its stream; committed on return."""
         return self.append_many(uid, [(boot, seq, event)])[0]
 
-    def append_many(self, uid: str, items: Sequence[tuple[int, int, dict]]) -> list[Stored]:
+    def append_many(self, uid: str, items: Sequence[tuple[int, int, dict]],
+                    received: Sequence[float] | None = None) -> list[Stored]:
         """Each (boot, seq, event) stored if it is the next of its stream, all in one transaction,
-        committed on return; what happened to each. StoreError (nothing stored) when SQLite fails."""
+        committed on return; what happened to each. StoreError (nothing stored) when SQLite fails.
+        `received`: when each was received (sync.py hands on another database's events with
+        their own times, so that the games they make start and end when they did); default now."""
         out: list[Stored] = []
         if not items:
             return out
         now = time.time()
         nexts: dict[int, int] = {}
         with self._tx("storing events"):
-            for boot, seq, event in items:
+            for k, (boot, seq, event) in enumerate(items):
+                if received is not None:
+                    now = received[k]
                 expected = nexts.get(boot)
                 if expected is None:
                     expected = self._next(uid, boot)
@@ -212,7 +228,8 @@ class Store:
 
     def games(self) -> list[dict]:
         """Every game, oldest first: its row (GAME_COLUMNS: `players` is how many, `state` its
-        status), `names` (its seats' names), `status`, `date` ("YYYY-MM-DD HH:MM", local time).
+        status), `names` (its seats' names), `people` (the person of each seat, or None),
+        `status`, `date` ("YYYY-MM-DD HH:MM", local time).
         What the PC's replay of each game's record says is game_records.games().
 
         A game with a row that cannot be read (Damaged) is listed too: `damaged` says which row
@@ -224,17 +241,19 @@ class Store:
                 g = self.game_row(gid)
             except Damaged as exc:
                 g = dict.fromkeys(self.GAME_COLUMNS, None) | {"id": gid, "state": "damaged", "events": 0}
-                g.update(names=[], status="damaged", date="", damaged=exc.row, error=str(exc))
+                g.update(names=[], people=[], status="damaged", date="", damaged=exc.row, error=str(exc))
                 out.append(g)
                 continue
             g["status"] = g["state"]
             g["date"] = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["started"])) if g["started"] else ""
             g["damaged"] = ""
             try:
-                g["names"] = self.names(gid, g["players"])
+                seats = self.seats(gid, g["players"])
+                g["names"], g["people"] = [n for n, _ in seats], [p for _, p in seats]
             except Damaged as exc:
                 g.update(names=[f"P{seat + 1}" for seat in range(g["players"] or 0)], damaged=exc.row,
                          error=str(exc.of_game(gid)))
+                g["people"] = [None] * len(g["names"])
             out.append(g)
         return out
 
@@ -296,21 +315,29 @@ class Store:
         return data
 
     def names(self, gid: int, seats: int | None = None) -> list[str]:
-        """The names of game `gid`'s seats, "P1".."Pn" where none is stored. The games a resumed
-        game is made of share them. `seats`: how many (default: the game's players)."""
+        """The names of game `gid`'s seats, "P1".."Pn" where none is stored; a seat linked to a
+        person has the person's name (after a merge, the name kept). The games a resumed game is
+        made of share them. `seats`: how many (default: the game's players)."""
+        return [name for name, _ in self.seats(gid, seats)]
+
+    def seats(self, gid: int, seats: int | None = None) -> list[tuple[str, int | None]]:
+        """(name, person) of each of game `gid`'s seats: names() and the person each seat is
+        linked to (None for an unnamed seat, `P1`..`Pn`)."""
         if seats is None:
             seats = self.game_row(gid)["players"] or 0
-        stored: dict[int, str] = {}
+        stored: dict[int, tuple[str, int | None]] = {}
         for game in [gid, *sorted(self._chain(gid) - {gid})]:
-            rows = self._read("SELECT seat, name FROM players WHERE game=?", (game,),
+            # the seat's own name is read too: a row whose name is damaged is said so, person or not
+            rows = self._read("SELECT players.seat, players.name, people.name, players.person FROM players "
+                              "LEFT JOIN people ON people.id = players.person WHERE players.game=?", (game,),
                               f"players rows of game {game}", gid)
             if rows:
-                stored = {seat: name for seat, name in rows}
+                stored = {seat: (own if name is None else name, person) for seat, own, name, person in rows}
                 break
-        for seat, name in stored.items():
+        for seat, (name, _) in stored.items():
             if not isinstance(name, str):
                 raise Damaged(self.path, f"players row of game {gid}, seat {seat}: the name {name!r} is not text", gid)
-        return [stored.get(seat, f"P{seat + 1}") for seat in range(seats)]
+        return [stored.get(seat, (f"P{seat + 1}", None)) for seat in range(seats)]
 
     def _chain(self, gid: int) -> set[int]:
         """The game `gid` and the games it resumes or that resume it (one game)."""
@@ -346,11 +373,26 @@ class Store:
         if twice:
             raise BadNames(f"the name {twice[0]!r} is given to two seats of game {gid}")
         with self._tx("storing names"):
+            people = self._people_of(clean, time.time())
+            for seat, person in enumerate(people):
+                if person is not None and people.index(person) != seat:
+                    raise BadNames(f"{clean[people.index(person)]!r} and {clean[seat]!r} are one person "
+                                   "(merged: see `doodlebox people`): give one of them")
             for game in self._chain(gid):
                 self.db.execute("DELETE FROM players WHERE game=?", (game,))
-                self.db.executemany("INSERT INTO players (game, seat, name) VALUES (?,?,?)",
-                                    [(game, seat, n) for seat, n in enumerate(clean)])
-        return full
+                self.db.executemany("INSERT INTO players (game, seat, name, person) VALUES (?,?,?,?)",
+                                    [(game, seat, n, p) for seat, (n, p) in enumerate(zip(clean, people))])
+        return self.names(gid, seats)
+
+    def _people_of(self, names: Sequence[str], now: float, unique: bool = False) -> list[int | None]:
+        """The person of each name (made where there is none), in the transaction begun; None for
+        `P1`..`Pn`, and with `unique` for a second seat of the same person (an imported record
+        may name two seats alike)."""
+        out: list[int | None] = []
+        for n in names:
+            person = person_of(self.db, n, now) if isinstance(n, str) else None
+            out.append(None if unique and person in out else person)
+        return out
 
     def imported_as(self, data: dict) -> int | None:
         """The game a record was imported as already, if it was (the same record, field for field)."""
@@ -374,8 +416,9 @@ class Store:
                      variant if isinstance(variant, str) else "", started, len(data.get("rounds") or [])))
                 self.db.execute("INSERT INTO imported (game, record, violations, source) VALUES (?,?,?,?)",
                                 (gid, _canonical(data), violations, source))
-                self.db.executemany("INSERT INTO players (game, seat, name) VALUES (?,?,?)",
-                                    [(gid, seat, n) for seat, n in enumerate(data["players"])])
+                people = self._people_of(data["players"], time.time(), unique=True)
+                self.db.executemany("INSERT INTO players (game, seat, name, person) VALUES (?,?,?,?)",
+                                    [(gid, seat, n, p) for seat, (n, p) in enumerate(zip(data["players"], people))])
                 ids.append(gid)
         return ids
 
@@ -501,6 +544,113 @@ class Store:
             raise Damaged(self.path, f"{row}: not UTF-8 text", game) from None
         except ValueError:
             raise Damaged(self.path, f"{row}: not JSON", game) from None
+
+    # -- people (schema version 4: store/people.py) ----------------------------------------------
+    def people(self) -> list[dict]:
+        """Every person, by name: `id`, `name`, `created` (a time stamp), `games` (how many games
+        a seat of theirs is in: a resumed game counted once)."""
+        rows = self._read("SELECT people.id, people.name, people.created, COUNT(DISTINCT games.id) FROM people "
+                          "LEFT JOIN players ON players.person = people.id "
+                          "LEFT JOIN games ON games.id = players.game AND games.state != 'resumed' "
+                          "GROUP BY people.id, people.name, people.created", (), "the people table")
+        return sorted(({"id": i, "name": n, "created": c, "games": k} for i, n, c, k in rows),
+                      key=lambda p: (fold(p["name"]), p["id"]))
+
+    def person(self, name: str) -> dict | None:
+        """The person a name is (ignoring case, or a name merged into another), if there is one:
+        as people() lists them."""
+        found = person_of(self.db, name, 0.0, create=False) if not placeholder(name) else None
+        if found is None:
+            return None
+        rows = self._read("SELECT people.id, people.name, people.created, COUNT(DISTINCT games.id) FROM people "
+                          "LEFT JOIN players ON players.person = people.id "
+                          "LEFT JOIN games ON games.id = players.game AND games.state != 'resumed' "
+                          "WHERE people.id=? GROUP BY people.id, people.name, people.created", (found,),
+                          "the people table")
+        return {"id": rows[0][0], "name": rows[0][1], "created": rows[0][2], "games": rows[0][3]} if rows else None
+
+    def merge_people(self, source: int, into: int) -> int:
+        """Person `source` becomes person `into`, in one transaction: every seat of theirs is
+        `into`'s, their name an alias of `into`'s (the name typed again finds `into`), and
+        `source` is no more. How many seats moved. BadMerge (exit 2, nothing changed) when
+        either is not there, they are one, or they sat at one game together."""
+        if source == into:
+            raise BadMerge("a person cannot be merged into themself")
+        with self._tx("merging people"):
+            names = dict(self.db.execute("SELECT id, name FROM people WHERE id IN (?,?)", (source, into)).fetchall())
+            for who in (source, into):
+                if who not in names:
+                    raise BadMerge(f"{self.path}: no person {who} (see `doodlebox people`)")
+            both = self.db.execute("SELECT a.game FROM players AS a JOIN players AS b ON a.game = b.game "
+                                   "WHERE a.person=? AND b.person=? ORDER BY a.game LIMIT 1",
+                                   (source, into)).fetchall()
+            if both:
+                raise BadMerge(f"{names[source]!r} and {names[into]!r} both played game {both[0][0]}: "
+                               "they are two people")
+            moved = self.db.execute("SELECT COUNT(*) FROM players WHERE person=?", (source,)).fetchone()[0]
+            self.db.execute("UPDATE players SET person=? WHERE person=?", (into, source))
+            self.db.execute("UPDATE aliases SET person=? WHERE person=?", (into, source))
+            folded = self.db.execute("SELECT folded FROM people WHERE id=?", (source,)).fetchone()[0]
+            self.db.execute("DELETE FROM people WHERE id=?", (source,))
+            self.db.execute("INSERT INTO aliases (folded, person) VALUES (?,?) "
+                            "ON CONFLICT (folded) DO UPDATE SET person=excluded.person", (folded, into))
+        return moved
+
+    # -- the league (schema version 4) -----------------------------------------------------------
+    def league(self) -> dict:
+        """This database's league row: `id` (random, made with the database or its upgrade to
+        version 4), `name`, and `synced_to` (the league a venue's file was synced to, or None)."""
+        rows = self._read("SELECT id, name, synced_to FROM league", (), "the league table")
+        if not rows:
+            raise StoreError(f"{self.path}: the league table has no row (made by hand?)", "other")
+        return {"id": rows[0][0], "name": rows[0][1], "synced_to": rows[0][2]}
+
+    def set_synced_to(self, league: str) -> None:
+        """Record that this database's games are synced into the league `league` (sync.py)."""
+        with self._tx("recording the league it is synced to"):
+            self.db.execute("UPDATE league SET synced_to=?", (league,))
+
+    # -- what sync.py reads and writes -----------------------------------------------------------
+    def consoles(self) -> list[tuple[str, str | None, float, float]]:
+        """(uid, fw, first_seen, last_seen) of every console."""
+        return self._read("SELECT uid, fw, first_seen, last_seen FROM consoles ORDER BY uid")
+
+    def add_console(self, uid: str, fw: str | None, first_seen: float, last_seen: float) -> None:
+        """A console seen elsewhere (another database's row): added, or its times widened."""
+        with self._tx("recording a console"):
+            self.db.execute(
+                "INSERT INTO consoles (uid, fw, first_seen, last_seen) VALUES (?,?,?,?) ON CONFLICT(uid) DO UPDATE "
+                f"SET fw=CASE WHEN excluded.last_seen >= consoles.last_seen THEN excluded.fw ELSE consoles.fw END, "
+                f"first_seen={self._least}(consoles.first_seen, excluded.first_seen), "
+                f"last_seen={self._greatest}(consoles.last_seen, excluded.last_seen)",
+                (uid, fw, first_seen, last_seen))
+
+    def streams(self) -> list[tuple[str, int, int]]:
+        """(uid, boot, the seq expected next) of every stream."""
+        return self._read("SELECT uid, boot, next_seq FROM streams ORDER BY uid, boot")
+
+    def events_after(self, after: int, limit: int) -> list[tuple[int, str, int, int, dict, float]]:
+        """(row id, uid, boot, seq, event, received) of the events stored after row `after`, in the
+        order they were stored, at most `limit`."""
+        rows = self._read(f"SELECT uid, boot, seq, received, {self._event_columns()} FROM events WHERE id>? "
+                          "ORDER BY id LIMIT ?", (after, limit))
+        return [(row[0], u, b, sq, self._event(*row), rec) for u, b, sq, rec, *row in rows]
+
+    def skip_to(self, uid: str, boot: int, first: int) -> Gap | None:
+        """A gap up to `first` of a boot (as hello() records one), when the store expects less."""
+        with self._tx("recording a gap"):
+            expected = self._next(uid, boot)
+            return self._gap(uid, boot, expected, first, time.time()) if first > expected else None
+
+    def game_id(self, uid: str, boot: int, g: int) -> int | None:
+        """The games.id of game `g` of a console's boot, if it is stored."""
+        rows = self._read("SELECT id FROM games WHERE uid=? AND boot=? AND g=?", (uid, boot, g))
+        return rows[0][0] if rows else None
+
+    def named_seats(self, gid: int) -> int:
+        """How many seats of game `gid` (or of the games it is one with) have a name stored."""
+        return max((len(self._read("SELECT seat FROM players WHERE game=?", (game,))) for game in self._chain(gid)),
+                   default=0)
 
     def gaps(self) -> list[tuple]:
         return self._read("SELECT uid, boot, from_seq, to_seq FROM gaps")

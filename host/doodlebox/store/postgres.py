@@ -255,7 +255,10 @@ def open_server(url: str, timeout: float, readonly: bool) -> PgConnection:
 def _upgrade(db: PgConnection, version: int, tables: set[str]) -> None:
     """schema.steps() as PostgreSQL takes them, and the version, in the transaction begun."""
     for sql, args in steps(version, tables & OURS):
-        db.execute(ddl(sql), args or None)
+        if callable(sql):
+            sql(db)
+        else:
+            db.execute(ddl(sql), args or None)
     db.execute(f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER NOT NULL)")
     db.execute(f"DELETE FROM {VERSION_TABLE}")
     db.execute(f"INSERT INTO {VERSION_TABLE} (version) VALUES ({SCHEMA_VERSION})")

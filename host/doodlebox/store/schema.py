@@ -1,15 +1,21 @@
-"""The database's tables, schema version 3 (PRAGMA user_version; on PostgreSQL a table of its
-own: store/postgres.py), and the steps that upgrade a new, version 1 or version 2 database to it
-in one transaction (docs/stored-games.md)."""
+"""The database's tables, schema version 4 (PRAGMA user_version; on PostgreSQL a table of its
+own: store/postgres.py), and the steps that upgrade a new, version 1, 2 or 3 database to it in
+one transaction (docs/stored-games.md). A step is a statement with its named arguments, or a
+function of the connection (version 4's people made from the names: store/people.py), the same
+on both backends."""
 from __future__ import annotations
 
 import sqlite3
 import time
+import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from doodlebox.store.errors import StoreError
+from doodlebox.store.people import people_from_names
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 STATES = ("playing", "ended", "resumed", "abandoned", "imported")
 IMPORTED = ""        # the uid of an imported game's row (a console's uid is never empty)
 
@@ -57,7 +63,23 @@ CREATE TABLE IF NOT EXISTS imported (
     game INTEGER PRIMARY KEY REFERENCES games(id), record TEXT NOT NULL, violations INTEGER NOT NULL,
     source TEXT NOT NULL);
 """
-OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported"}
+# version 4: people (a seat's name linked to a person across games), the aliases a merge leaves, and
+# the league: its id (random, made once) and, in a venue's file, the league it was synced to
+_TABLES_V4 = """
+CREATE TABLE IF NOT EXISTS people (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, folded TEXT NOT NULL UNIQUE, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS aliases (
+    folded TEXT PRIMARY KEY, person INTEGER NOT NULL REFERENCES people(id));
+CREATE TABLE IF NOT EXISTS league (
+    id TEXT NOT NULL, name TEXT NOT NULL DEFAULT '', synced_to TEXT);
+"""
+_PLAYERS_V4 = [
+    "ALTER TABLE players ADD COLUMN person INTEGER REFERENCES people(id)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS players_person ON players (game, person)",
+    "INSERT INTO league (id, name) SELECT :league, '' WHERE NOT EXISTS (SELECT 1 FROM league)",
+]
+OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported", "people", "aliases", "league"}
+Step = tuple[str | Callable[[Any], None], dict]
 
 
 def check(path: Path | str, version: int, tables: set[str]) -> None:
@@ -72,16 +94,22 @@ def check(path: Path | str, version: int, tables: set[str]) -> None:
                          f"{', '.join(sorted(others)[:5])})", "notadb")
 
 
-def steps(version: int, tables: set[str]) -> list[tuple[str, dict]]:
+def steps(version: int, tables: set[str]) -> list[Step]:
     """The statements (and their named arguments) that bring a database of schema `version`
     with these tables to SCHEMA_VERSION: a new one gets every table, a version 1 one its version
-    2 columns, a version 2 one the version 3 tables. The same steps on both backends (PostgreSQL
-    with its own types: store/postgres.py, ddl())."""
-    out: list[tuple[str, dict]] = [(s, {}) for s in _TABLES.split(";") if s.strip()]
+    2 columns, a version 2 one the version 3 tables, a version 3 one the version 4 tables, its
+    players' `person` column and its people made from the names it holds (a function of the
+    connection: store/people.py). The same steps on both backends (PostgreSQL with its own
+    types: store/postgres.py, ddl())."""
+    out: list[Step] = [(s, {}) for s in _TABLES.split(";") if s.strip()]
     if "games" not in tables or version < 2:
         out.append((_GAMES_V1, {}))
         out += [(s, {"now": time.time()} if ":now" in s else {}) for s in _GAMES_V2]
     out += [(s, {}) for s in _TABLES_V3.split(";") if s.strip()]
+    if version < 4:
+        out += [(s, {}) for s in _TABLES_V4.split(";") if s.strip()]
+        out += [(s, {"league": uuid.uuid4().hex} if ":league" in s else {}) for s in _PLAYERS_V4]
+        out.append((people_from_names, {}))
     return out
 
 
@@ -98,7 +126,10 @@ def upgrade(db: sqlite3.Connection, version: int, tables: set[str]) -> None:
             return
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         for statement, args in steps(version, tables):
-            db.execute(statement, args)
+            if callable(statement):
+                statement(db)
+            else:
+                db.execute(statement, args)
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
