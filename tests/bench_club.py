@@ -330,11 +330,11 @@ events/s: the events stored over the time from the first frame out to the last a
   frame out to the ack that covers it, timed on the console's side. lost/duplicated: each console's rows in
   the database against what it made; acked before stored: acked events that a query of the database made
   after their ack did not find (every second while logging, and at the end).
-SQLite: one file, synchronous=FULL, commit before ack, each console's link its own connection, one writer at a
-  time (the file's lock: a link that waits longer than 0.5 s for it says 'locked' and retries). PostgreSQL: a
-  throwaway cluster (tests/pgserver.py's, but with fsync on, as a club's server runs) on this machine over TCP,
-  synchronous_commit=on, one writer at a time (the writers' advisory lock). Both on this machine's disk; the
-  consoles, the logger and the server share its CPUs.""".splitlines()
+SQLite: one file, synchronous=FULL, commit before ack, each console's link its own connection; the links take
+  turns to write within the logger's process (store/database.py _writer), the file's lock only against other
+  programs. PostgreSQL: a throwaway cluster (tests/pgserver.py's, but with fsync on, as a club's server runs) on
+  this machine over TCP, synchronous_commit=on, the same turns, and the writers' advisory lock between programs.
+  Both on this machine's disk; the consoles, the logger and the server share its CPUs.""".splitlines()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,7 @@ SLOW = {
     # the type checkers and linters over the tree (make check), mpy-cross
     "test_checks", "test_firmware_types", "test_firmware_build",
     # `doodlebox` as its own process, the page's server, the panel's driver in the VM
-    "test_cli", "test_cli_input", "test_games_cli", "test_ssd1680", "test_web_server",
+    "test_cli", "test_cli_input", "test_games_cli", "test_ssd1680", "test_web_server", "test_web_league",
     # the coach's searches over whole games (playouts)
     "test_analyse",
     # the store on a real PostgreSQL server (tests/pgserver.py): a cluster started, connections killed

@@ -244,8 +244,6 @@ def test_the_commands_read_and_write_a_postgresql_database(pg_url, monkeypatch, 
     r = doodlebox("show", "9")
     _one_line(r, "no game 9")
     assert shown(pg_url) in r.stderr
-    r = doodlebox("web", "--port", "0")
-    _one_line(r, "the page reads an SQLite file, not a PostgreSQL database")
 
 
 def test_doodlebox_log_stores_into_postgresql(pg_url, pg_server):

@@ -5,7 +5,10 @@ chromedriver (`make test` installs both: `make browser`).
    imported from paper and a game being played: the page lists them (a stored name that is
    HTML shows as text), draws the charts and a game's sheets, and names set in its form are
    stored.
-2. `doodlebox log --cpython --web 0` as its own process, with the virtual console: the bot
+2. `doodlebox web --host 0.0.0.0` without a token: the league's link and page load, and the
+   page is read-only (no Save button, the names' fields disabled); with `--token`, the token
+   given once in the page's header unlocks the form, and its names are stored.
+3. `doodlebox log --cpython --web 0` as its own process, with the virtual console: the bot
    plays a round of Doodle City by clicking the console's buttons on the page (ROLL, the dice,
    the pieces), each click a press on the virtual console; every claim the console sends is
    the one the rules engine expects and is stored in SQLite, and the page's LED dice show the
@@ -167,6 +170,52 @@ def test_the_page_lists_the_games_draws_them_and_takes_names(browser, tmp_path):
         wait(browser, lambda d: names(d) == [("Lin",), ("Mei",), ("Tao",)], what="the names stored")
         wait(browser, lambda d: "Lin " in d.find_element(By.ID, "table").text, what="the page again, with Lin")
         assert "Lin" in browser.find_element(By.CSS_SELECTOR, "img.sheet").get_attribute("alt")
+    finally:
+        assert web.stop() == 130, web.log.read_text()
+
+
+def test_the_league_link_and_a_read_only_page_and_the_token_that_unlocks_writes(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    db = tmp_path / "games.sqlite3"
+    make_db(db)
+    web = Command(tmp_path / "web.log", "web", "--db", str(db), "--port", "0", "--host", "0.0.0.0",
+                  env={"DOODLEBOX_WEB_TOKEN": ""})
+    try:
+        browser.get(web.url)
+        wait(browser, lambda d: d.find_element(By.ID, "read-only").is_displayed(), what="the read-only note")
+        browser.find_element(By.ID, "league-link").click()
+        wait(browser, lambda d: d.find_elements(By.ID, "league"), what="the league's page")
+        assert browser.find_elements(By.CSS_SELECTOR, "table.standings") or browser.find_elements(By.ID, "no-league")
+        browser.get(web.url + "game/2")
+        wait(browser, lambda d: d.find_elements(By.ID, "one-game"), what="game 2's page")
+        assert not browser.find_elements(By.ID, "names-save")
+        assert not browser.find_element(By.ID, "seat-1").is_enabled()
+    finally:
+        assert web.stop() == 130, web.log.read_text()
+    assert "warning: the page is reachable from the network" in web.log.read_text()
+    token = "a-token-for-the-browser-test"
+    web = Command(tmp_path / "web2.log", "web", "--db", str(db), "--port", "0", "--token", token)
+    try:
+        browser.get(web.url + "game/2")
+        save = wait(browser, lambda d: d.find_element(By.ID, "names-save"), what="game 2's form")
+        wait(browser, lambda d: not save.is_enabled(), what="the form locked until the token is given")
+        browser.find_element(By.ID, "token").send_keys(token)
+        browser.find_element(By.ID, "token-save").click()
+        wait(browser, lambda d: d.find_element(By.ID, "names-save").is_enabled(), what="the form unlocked")
+        seat = browser.find_element(By.ID, "seat-1")
+        seat.clear()
+        seat.send_keys("Lin")
+        browser.find_element(By.ID, "names-save").click()
+
+        def names(_) -> list:
+            with sqlite3.connect(db) as c:
+                return c.execute("SELECT name FROM players WHERE game=2 ORDER BY seat").fetchall()
+
+        wait(browser, lambda d: names(d) == [("Lin",), ("Mei",), ("Tao",)], what="the names stored with the token")
+        # the page again (reloaded after the save): still unlocked, the token kept in this tab
+        wait(browser, lambda d: "Lin " in d.find_element(By.ID, "table").text, what="the page again, with Lin")
+        assert browser.find_element(By.ID, "names-save").is_enabled()
     finally:
         assert web.stop() == 130, web.log.read_text()
 

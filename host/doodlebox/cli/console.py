@@ -181,7 +181,7 @@ def _log(args: argparse.Namespace, web) -> int:
         elif len(vcs) > 1 and args.wav is not None:
             print(f"note: --wav {args.wav}: the first virtual console's sound")
         db = database(args)
-        named = shown(db) if is_url(db) else str(db)    # a server's URL without its password
+        named = shown(str(db)) if is_url(db) else str(db)    # a server's URL without its password
         print(f"store: {named} (its games: doodlebox games" + (f" --db {shlex.quote(named)}" if args.db else "") + ")")
         if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a file size limit (ulimit -f): a write error, not a kill

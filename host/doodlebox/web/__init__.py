@@ -1,10 +1,14 @@
-"""`doodlebox web`: a page on 127.0.0.1 with the games stored, each game's sheets, the statistics,
-the game being played and, in `doodlebox log --web`, the virtual console's LED dice and buttons
+"""`doodlebox web`: a page on 127.0.0.1 (or, with `--host`, on a club's network: read-only
+unless a write sends the page's token) with the games stored in an SQLite file or a PostgreSQL
+database, each game's sheets, the statistics, the game being played, the league's standings and
+each player's ratings, and, in `doodlebox log --web`, the virtual console's LED dice and buttons
 (docs/web.md).
 
-    server.py   the HTTP server (waitress): Host check, routes, POST checks, limits
+    server.py   the HTTP server (waitress): Host check, who may write, routes, POST checks, limits
     views.py    what the pages show, read from the store in one thread
     pages.py    the HTML, every stored string escaped
+    league.py   the league's standings and each player's page and rating chart (SVG)
+    coach.py    a dice game's coach: its analysis and chart
     live.py     the virtual console and link of a `doodlebox log` process
     static/     the page's script and style
 """

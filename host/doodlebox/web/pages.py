@@ -1,7 +1,12 @@
 """The page's HTML. Every string that comes from the database, a record or the console goes
 through `esc` (html.escape, quotes too) and nothing else puts text into the page; the script
 (static/page.js) writes what it polls with textContent only. No inline script or style: the
-server's Content-Security-Policy allows the page's own files and nothing else."""
+server's Content-Security-Policy allows the page's own files and nothing else.
+
+`writes` is the server's (server.py): "open" (the write controls as they are), "token" (the
+header asks for the token, which the script keeps in sessionStorage; the controls are greyed
+until it is given), "closed" (read-only: the controls are not there or disabled, and the header
+says so)."""
 from __future__ import annotations
 
 from html import escape
@@ -16,10 +21,20 @@ HEAD = """<!doctype html>
 <link rel="stylesheet" href="/static/page.css">
 <script src="/static/page.js" defer></script>
 </head>
-<body>
-<header><h1><a href="/">doodlebox</a></h1><p class="db">{db}</p></header>
+<body data-writes="{writes}">
+<header><h1><a href="/">doodlebox</a></h1><nav><a id="league-link" href="/league">League</a></nav>
+<p class="db">{db}</p>{access}</header>
 <main>
 """
+ACCESS = {
+    "open": "",
+    "token": '<form id="token-form" class="token"><input type="password" id="token" autocomplete="off" '
+             'placeholder="write token" aria-label="write token"> <button type="submit" id="token-save">Unlock '
+             'writes</button> <button type="button" id="token-forget" hidden>Lock</button> '
+             '<span id="token-note" class="note">read-only until the token is given</span></form>',
+    "closed": '<p id="read-only" class="note">read-only: this page is served to the network without a '
+              "token</p>",
+}
 TAIL = "</main>\n</body></html>\n"
 PIPS = ("TL", "TR", "ML", "C", "MR", "BL", "BR")
 
@@ -28,18 +43,25 @@ def esc(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _head(title: str, db: str) -> str:
-    return HEAD.format(title=esc(title), db=esc(db))
+def head(title: str, db: str, writes: str = "open") -> str:
+    """The document's start, its header (the league's link, the database, who may write) and
+    <main>; TAIL ends it."""
+    return HEAD.format(title=esc(title), db=esc(db), writes=esc(writes), access=ACCESS.get(writes, ""))
 
 
-def index(db: str, games: list[dict], console: dict | None, stats: str, charts: dict[str, str]) -> str:
+def _disabled(writes: str) -> str:
+    return " disabled" if writes == "closed" else ""
+
+
+def index(db: str, games: list[dict], console: dict | None, stats: str, charts: dict[str, str],
+          writes: str = "open") -> str:
     """The front page: the live game (filled in by the script), the virtual console's dice and
     buttons when there is one, the history of games, the statistics (`stats`: their text,
     `charts`: each chart's name and title)."""
-    out = [_head("doodlebox", db)]
+    out = [head("doodlebox", db, writes)]
     out.append('<section id="live"><h2>Live</h2>\n<p id="link" class="note"></p>\n')
     if console is not None:
-        out.append(_console(console))
+        out.append(_console(console, writes))
     out.append('<div id="game" hidden>\n<h3 id="game-title"></h3>\n'
                '<p>Round <span id="game-round"></span>; to play: <strong id="game-turn"></strong>'
                ' <span id="game-violations" class="bad"></span></p>\n'
@@ -62,9 +84,10 @@ def index(db: str, games: list[dict], console: dict | None, stats: str, charts: 
     return "".join(out)
 
 
-def _console(console: dict) -> str:
+def _console(console: dict, writes: str = "open") -> str:
     """The virtual console: its seven LED dice, each with the button under it, ROLL, PASS, MENU
-    and the e-paper panel."""
+    and the e-paper panel (its buttons writes: disabled on a read-only page)."""
+    off = _disabled(writes)
     out = ['<div id="console" data-mode="', esc(console.get("mode", "")), '">\n<div class="dice">\n']
     for d in range(len(console.get("dice") or [])):
         label = "column die" if d == 0 else f"white die {d}"
@@ -73,13 +96,14 @@ def _console(console: dict) -> str:
         out.append("</div>")
         name = f"D{d}"
         if name in console.get("buttons", ()):
-            out.append(f'<button type="button" class="press" id="press-{name}" data-button="{name}">{name}</button>')
+            out.append(f'<button type="button" class="press write" id="press-{name}" data-button="{name}"{off}>'
+                       f"{name}</button>")
         out.append("</div>\n")
     out.append('</div>\n<div class="keys">')
     for name in BUTTONS[7:]:
         if name in console.get("buttons", ()):
-            out.append(f'<button type="button" class="press key" id="press-{name}" data-button="{name}">{name}'
-                       "</button>")
+            out.append(f'<button type="button" class="press key write" id="press-{name}" data-button="{name}"{off}>'
+                       f"{name}</button>")
     out.append('<span id="press-note" class="note"></span></div>\n'
                '<figure><img id="panel" src="/live/panel.png" alt="the e-paper panel" width="592" height="256">'
                '<figcaption><pre id="panel-text"></pre></figcaption></figure>\n</div>\n')
@@ -122,12 +146,15 @@ def _status(g: dict) -> str:
     return text
 
 
-def game(db: str, g: dict) -> str:
+def game(db: str, g: dict, writes: str = "open") -> str:
     """One game (games_view.summary, with `sheets` and `writable`): names (a form when they may
-    be set), table, rounds, violations, sheets."""
+    be set: the store can be written and the page is not read-only), table, rounds, violations,
+    sheets."""
     gid = int(g["id"])
     title = f"game {gid}: {g['game']}"
-    out = [_head(f"doodlebox: {title}", db), f'<section id="one-game" data-game="{gid}"><h2>{esc(title)}</h2>\n']
+    writable = g["writable"] and writes != "closed"
+    out = [head(f"doodlebox: {title}", db, writes),
+           f'<section id="one-game" data-game="{gid}"><h2>{esc(title)}</h2>\n']
     winners = ", ".join(g["winners"]) or g.get("rank") or "-"
     out.append(f'<p>{esc(g["label"])}; {esc(g["date"])}; {esc(g["status_text"])}; winner: {esc(winners)}</p>\n')
     if g.get("rank") or g.get("achievements"):
@@ -138,12 +165,13 @@ def game(db: str, g: dict) -> str:
     if g["error"]:
         out.append(f'<p class="bad" id="error">{esc(g["error"])}</p>\n')
     out.append(f'<form id="names" data-game="{gid}"><fieldset><legend>Players</legend>\n')
+    field = ' class="write"' if writable else " disabled"
     for seat, name in enumerate(g["players"]):
         out.append(f'<label>P{seat + 1} <input name="seat" id="seat-{seat + 1}" maxlength="24" value="{esc(name)}"'
-                   f'{"" if g["writable"] else " disabled"}></label>\n')
-    if g["writable"]:
-        out.append('<button type="submit" id="names-save">Save names</button> <span id="names-note" class="note">'
-                   "</span>\n")
+                   f"{field}></label>\n")
+    if writable:
+        out.append('<button type="submit" class="write" id="names-save">Save names</button> '
+                   '<span id="names-note" class="note"></span>\n')
     out.append("</fieldset></form>\n")
     if g["table"]:
         out.append(f'<h3>Table</h3>\n<pre id="table">{esc(g["table"])}</pre>\n')
@@ -171,10 +199,12 @@ def _coach(gid: int) -> str:
     return ('<h3>Coach</h3>\n<p class="note">Each player\'s expected final score after each turn, '
             "as the coach's search values the move played (docs/coach.md); made once per game, "
             "it takes some seconds.</p>\n"
-            f'<img class="chart" id="coach-chart" src="/game/{gid}/coach.svg" alt="expected final score per turn">\n'
+            # its src set by the script once /api/game/N/coach answered (the analysis is then kept):
+            # an <img> of a chart still being made held the page's load for its 20-40 s
+            f'<img class="chart" id="coach-chart" data-src="/game/{gid}/coach.svg" alt="expected final score per turn">\n'
             f'<h4>Mistakes and blunders</h4>\n<ol id="coach-losses" data-game="{gid}"></ol>\n'
             '<p id="coach-note" class="note">the coach is at work...</p>\n')
 
 
-def problem(db: str, status: int, text: str) -> str:
-    return _head(f"doodlebox: {status}", db) + f'<p class="bad" id="problem">{esc(text)}</p>\n' + TAIL
+def problem(db: str, status: int, text: str, writes: str = "open") -> str:
+    return head(f"doodlebox: {status}", db, writes) + f'<p class="bad" id="problem">{esc(text)}</p>\n' + TAIL

@@ -1,12 +1,20 @@
 """`doodlebox web`: the page, served by waitress (a WSGI server from PyPI) in a thread.
 
-It listens on 127.0.0.1 only and answers only requests whose Host header names it
+By default it listens on 127.0.0.1 only and answers only requests whose Host header names it
 (127.0.0.1:PORT or localhost:PORT): anything else is 403, so a web site that rebinds its own
-name to 127.0.0.1 cannot read the page. It answers GET, and POST on two paths: a click on a
-virtual console's button (/api/press) and the players' names of a game (/api/names), each a
-small JSON object sent by the page itself (Content-Type application/json, and an Origin, when
-the browser sends one, that is the page's own). Input is parsed as JSON and checked, never
-evaluated; every stored string is escaped into the HTML (pages.py).
+name to 127.0.0.1 cannot read the page. Served to the network (`host` 0.0.0.0, or an address
+that is not a loopback one: a club's league page), it answers a Host header that is an IP
+address, localhost or one of this computer's own names, with its port, and nothing else.
+
+It answers GET, and POST on the writes: a click on a virtual console's button (/api/press) and
+the players' names of a game (/api/names), each a small JSON object sent by the page itself
+(Content-Type application/json, and an Origin, when the browser sends one, that is the page's
+own); and POST /api/token, which only says whether a token is the page's. Who may write
+(`writes`): "open" on 127.0.0.1 without a token (the person at this computer, as before);
+"token" when the server has one (`--token` or DOODLEBOX_WEB_TOKEN): each write sends it as
+`Authorization: Bearer TOKEN`, compared in constant time (hmac.compare_digest); "closed" on
+the network without one: the page is read-only and every write is 403. Input is parsed as JSON
+and checked, never evaluated; every stored string is escaped into the HTML (pages.py).
 
 It holds up (docs/web.md, "Limits"): one thread reads every connection and hands a request to
 one of THREADS workers only once its head and body have all arrived, so a slow client costs a
@@ -19,6 +27,8 @@ than the ASCII ones below.
 | path | what |
 |---|---|
 | `/` | the live game, the virtual console's dice and buttons, the games, the statistics |
+| `/league` | the league's standings per edition (web/league.py; "no league data yet" without them) |
+| `/player/N` | person N: their rating chart and games, per edition |
 | `/game/N` | game N: names, table, rounds, violations, sheets |
 | `/game/N/sheet/S.png` | seat S's sheet (1-based) |
 | `/game/N/coach.svg` | a dice game's expected final score per turn, each player (web/coach.py) |
@@ -29,13 +39,17 @@ than the ASCII ones below.
 | `/api/games` | JSON: the games |
 | `POST /api/press` | `{"button": "ROLL"}`: press it on the virtual console |
 | `POST /api/names` | `{"game": N, "names": [...]}`: name the game's seats |
+| `POST /api/token` | `{}` with its `Authorization: Bearer TOKEN`: 200 if the token is the page's, else 403 |
 """
 from __future__ import annotations
 
 import errno
+import hmac
+import ipaddress
 import json
 import logging
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -51,11 +65,11 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher  # type: ignore[impo
 
 from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.store import NoGame, StoreError
-from doodlebox.web import pages
+from doodlebox.web import league, pages
 from doodlebox.web.live import Live, NoConsole
-from doodlebox.web.views import NotFound, Views
+from doodlebox.web.views import NotFound, Views, where
 
-ADDRESS = "127.0.0.1"     # never another: the page is for this computer only
+ADDRESS = "127.0.0.1"     # the default: the page for this computer only (docs/web.md, "A page open to a network")
 MAX_BODY = 4096           # bytes of a POST's JSON
 MAX_DEPTH = 32            # arrays and objects inside each other in a POST's JSON
 MAX_HEAD = 16384          # bytes of a request's line and headers (waitress answers 431 past it)
@@ -81,6 +95,9 @@ CHART = re.compile(r"/stats/([a-z]{1,16})\.png")
 SHEET = re.compile(r"/game/([0-9]{1,9})/sheet/([0-9]{1,2})\.png")
 COACH = re.compile(r"/game/([0-9]{1,9})/coach\.svg")
 COACH_API = re.compile(r"/api/game/([0-9]{1,9})/coach")
+PLAYER = re.compile(r"/player/([0-9]{1,18})")
+WRITES = ("/api/press", "/api/names")     # the POSTs that change something: a token's, or none on the network
+TOKEN = re.compile(r"[\x21-\x7e]{16,256}")   # printable ASCII, no space: it travels in a header
 
 _quiet = logging.getLogger("waitress")     # quiet: the terminal is `doodlebox log`'s
 _quiet.addHandler(logging.NullHandler())
@@ -96,40 +113,79 @@ class WebError(DoodleboxError):
 
 
 class WebServer:
-    """The page for the database `db` on 127.0.0.1:`port` (0: a free port; `url` says which).
-    `live`: the virtual console and link of a `doodlebox log` process, if any. A port that
-    cannot be had is an InputError (one line, exit 2) naming the command's `option`."""
+    """The page for the database `db` (a file or a postgresql:// URL) on `host`:`port` (0: a free
+    port; `url` says which). `live`: the virtual console and link of a `doodlebox log` process,
+    if any. `token`: what a write must send (None: writes open on 127.0.0.1, none on the
+    network). A port or an address that cannot be had is an InputError (one line, exit 2)
+    naming the command's `option`."""
 
-    def __init__(self, db: str | Path, port: int = 8765, live: Live | None = None, option: str = "--port"):
+    def __init__(self, db: str | Path, port: int = 8765, live: Live | None = None, option: str = "--port",
+                 host: str = ADDRESS, token: str | None = None):
         if not 0 <= port <= 65535:
             raise InputError(f"{option} {port}: a port is 1 to 65535 (0: any free one)")
+        if token is not None and not TOKEN.fullmatch(token):
+            raise InputError("the token: 16 to 256 printable ASCII characters, no space (make one with "
+                             "`python3 -c 'import secrets; print(secrets.token_urlsafe())'`)")
         self._map: dict = {}
         self._workers = ThreadedTaskDispatcher()
         self._workers.set_thread_count(THREADS)
         try:
-            self.httpd = _Server(self._wsgi, map=self._map, dispatcher=self._workers, host=ADDRESS, port=port,
+            self.httpd = _Server(self._wsgi, map=self._map, dispatcher=self._workers, host=host, port=port,
                                  threads=THREADS, backlog=BACKLOG, connection_limit=CONNECTIONS,
                                  channel_timeout=TIMEOUT, cleanup_interval=1, asyncore_use_poll=True,
                                  max_request_header_size=MAX_HEAD, max_request_body_size=4 * MAX_BODY,
                                  ident="doodlebox", log_socket_errors=False, expose_tracebacks=False)
+        except ValueError:            # waitress: a name that does not resolve, an address that is none
+            self._close_all()
+            raise InputError(f"--host {host[:80]}: not an address of this computer (127.0.0.1, 0.0.0.0 for "
+                             "every interface, or one of its own addresses)") from None
         except OSError as exc:
             self._close_all()
             if exc.errno == errno.EADDRINUSE:
-                raise InputError(f"port {port} on {ADDRESS} is busy: another program listens on it "
+                raise InputError(f"port {port} on {host} is busy: another program listens on it "
                                  f"(choose another with {option})") from None
-            raise InputError(f"cannot serve on {ADDRESS}:{port}: {exc.strerror or exc}") from None
-        self.db = Path(db)
+            raise InputError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+        self.db = db if isinstance(db, str) and "://" in db else Path(db)
+        self.where = where(self.db)          # the database as the page names it: a URL without its password
         self.port = int(self.httpd.effective_port)
-        self.views = Views(self.db)
+        self.host = str(self.httpd.effective_host)
+        bound = ipaddress.ip_address(self.host.split("%")[0])
+        self.loopback = bound.is_loopback
+        self.everywhere = bound.is_unspecified                 # 0.0.0.0 or ::
+        self.token = token
+        self.writes = "token" if token is not None else "open" if self.loopback else "closed"
+        self.views = Views(self.db, readonly=self.writes == "closed")
         self.live = live if live is not None else Live()
-        self.hosts = {f"{ADDRESS}:{self.port}", f"localhost:{self.port}"}
+        own = f"[{self.host}]" if ":" in self.host else self.host
+        self.hosts = {f"{own}:{self.port}", f"localhost:{self.port}"}
+        self.names: set[str] = set()        # on the network: this computer's names a Host header may give
+        if not self.loopback:
+            me = socket.gethostname().lower()
+            self.names = {"localhost", me, f"{me}.local", socket.getfqdn().lower()}
+            if not _is_ip(host):
+                self.names.add(host.lower())
         self.origins = {f"http://{h}" for h in self.hosts}
         self._thread: threading.Thread | None = None
         self._stopping = False
 
     @property
     def url(self) -> str:
-        return f"http://{ADDRESS}:{self.port}/"
+        """The page's address as this computer opens it (127.0.0.1 when it listens everywhere)."""
+        if self.everywhere:
+            return f"http://{'[::1]' if ':' in self.host else ADDRESS}:{self.port}/"
+        return f"http://{f'[{self.host}]' if ':' in self.host else self.host}:{self.port}/"
+
+    def host_ok(self, host: str) -> bool:
+        """The Host header (lowercased) names this server: its own address or localhost with its
+        port; on the network also any IP address or one of this computer's names."""
+        if host in self.hosts:
+            return True
+        if self.loopback:
+            return False
+        name, colon, port = host.rpartition(":")
+        if not colon or port != str(self.port):
+            return False
+        return _is_ip(name.removeprefix("[").removesuffix("]")) or name in self.names
 
     @property
     def address(self) -> tuple[str, int]:
@@ -182,11 +238,15 @@ class WebServer:
         extra: list[tuple[str, str]] = []
         try:
             host = (environ.get("HTTP_HOST") or "").strip().lower()
-            if host not in self.hosts:
-                raise WebError(403, f"refused: the Host header must be {ADDRESS}:{self.port} or "
-                                    f"localhost:{self.port}")
+            if not self.host_ok(host):
+                if self.loopback:
+                    raise WebError(403, f"refused: the Host header must be {sorted(self.hosts)[0]} or "
+                                        f"localhost:{self.port}")
+                raise WebError(403, "refused: the Host header must name this computer (an IP address, localhost "
+                                    f"or its name) and port {self.port}")
             if method == "POST":
-                status, (kind, body) = 200, _json(self.post(path, _body(environ, self.origins)))
+                self.may_write(path, environ)
+                status, (kind, body) = 200, _json(self.post(path, _body(environ, self.origins | {f"http://{host}"})))
             elif method in ("GET", "HEAD"):
                 status, (kind, body) = 200, self.get(path)
             else:
@@ -211,17 +271,43 @@ class WebServer:
     def _problem(self, status: int, text: str, api: bool) -> tuple[str, bytes]:
         if api:
             return _json({"error": text})
-        return _html(pages.problem(str(self.db), status, text))
+        return _html(pages.problem(self.where, status, text, self.writes))
+
+    def may_write(self, path: str, environ: dict) -> None:
+        """WebError 403 unless a POST to `path` may be answered: a write (WRITES) on a page whose
+        writes are "open", or with the page's token; /api/token with the page's token."""
+        if path not in WRITES and path != "/api/token":
+            return                    # no such path: post() says 404
+        if path in WRITES and self.writes == "open":
+            return
+        if self.token is None and self.writes == "open":
+            raise WebError(403, "this page has no token: its writes need none")
+        if self.token is None:
+            raise WebError(403, "this page is read-only: it is served to the network without a token (start "
+                                "`doodlebox web` with --token TOKEN, or DOODLEBOX_WEB_TOKEN, to allow writes)")
+        kind, _, given = (environ.get("HTTP_AUTHORIZATION") or "").strip().partition(" ")
+        if kind.lower() != "bearer" or not given.strip():
+            raise WebError(403, "this page is read-only without its token: give it (Authorization: Bearer TOKEN; "
+                                "the page asks for it once)")
+        if not hmac.compare_digest(given.strip().encode("utf-8", "replace"), self.token.encode()):
+            raise WebError(403, "refused: that is not this page's token")
 
     # -- the answers ------------------------------------------------------------------------
     def get(self, path: str) -> tuple[str, bytes]:
         """(content type, body) of a GET; WebError for anything else than 200."""
-        db = str(self.db)
+        db, writes = self.where, self.writes
         if path == "/":
             from doodlebox.stats import TITLES
 
             games = self.views.games()
-            return _html(pages.index(db, games, self.live.console(), self.views.stats_text(), TITLES))
+            return _html(pages.index(db, games, self.live.console(), self.views.stats_text(), TITLES, writes))
+        if path == "/league":
+            return _html(league.page(db, self.views.standings(), writes))
+        if path == "/api/league":
+            return _json({"standings": self.views.standings()})
+        m = PLAYER.fullmatch(path)
+        if m:
+            return _html(league.player_page(db, self.views.player(int(m.group(1))), writes))
         if path == "/api/live":
             return _json(self.live_state())
         if path == "/api/games":
@@ -238,7 +324,7 @@ class WebServer:
             return STATIC[path[8:]], (resources.files("doodlebox.web") / "static" / path[8:]).read_bytes()
         m = GAME.fullmatch(path)
         if m:
-            return _html(pages.game(db, self.views.game(int(m.group(1)))))
+            return _html(pages.game(db, self.views.game(int(m.group(1))), writes))
         m = SHEET.fullmatch(path)
         if m:
             return "image/png", self.views.sheet_png(int(m.group(1)), int(m.group(2)) - 1)
@@ -263,6 +349,8 @@ class WebServer:
             if not 1 <= gid <= MAX_GAME:       # beyond SQLite's integers: no game, never an OverflowError
                 raise WebError(404, f"no game {gid}")
             return {"game": gid, "names": self.views.set_names(gid, names)}
+        if path == "/api/token":
+            return {"token": "accepted"}        # may_write checked it
         raise WebError(404, f"nothing to post to at {path}")
 
     def live_state(self) -> dict:
@@ -311,6 +399,14 @@ class _Server(TcpWSGIServer):
         for channel in list(self.active_channels.values()):
             if not channel.requests and channel.began is not None and channel.began < cutoff:
                 channel.will_close = True
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _body(environ: dict, origins: set[str]) -> dict:

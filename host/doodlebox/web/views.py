@@ -1,11 +1,15 @@
 """What the page shows, as plain data read from the store: the history of games, one game (its
-table, rounds, violations and sheets), the statistics and the game playing now. Nothing here
-writes HTML; every string in it may come from the database and is escaped by pages.py.
+table, rounds, violations and sheets), the statistics, the game playing now and the league
+(web/league.py). Nothing here writes HTML; every string in it may come from the database and is
+escaped by pages.py and web/league.py.
 
-One thread owns the database (an sqlite3 connection belongs to the thread that opened it, and
-game_records keeps each game's outcome while its events are the same); the server's threads hand
-it their reads. The games are game_records.games(), one game games_view.summary (what `doodlebox
-show` prints), the statistics stats.collect (what `doodlebox stats` prints). Sheets, and whose turn
+The database is an SQLite file or a PostgreSQL database (a postgresql:// URL: the Store opens
+either). One thread owns it, with one Store (an sqlite3 connection belongs to the thread that
+opened it, a psycopg connection is used by one thread at a time, and game_records keeps each
+game's outcome while its events are the same); the server's threads hand it their reads. A
+PostgreSQL connection lost is a StoreError (the page's 503) and made again on the next read.
+The games are game_records.games(), one game games_view.summary (what `doodlebox show`
+prints), the statistics stats.collect (what `doodlebox stats` prints). Sheets, and whose turn
 it is in the game being played, come from replaying the game's record (game_records.record) through
 its rules engine (rules/games.py) outside that thread; replays, sheets and charts are cached
 while what they were made of is the same, so a page that polls costs a replay only when the
@@ -38,9 +42,21 @@ class NotFound(InputError):
     """A game, a sheet or a chart that is not there (the page answers 404)."""
 
 
-def open_store(db: Path) -> Store:
-    """The database, opened for writing where it may be (names are set on the page), else
-    read-only."""
+def where(db: Path | str) -> str:
+    """The database as the page names it: the file, or the URL without its password."""
+    if isinstance(db, Path):
+        return str(db)
+    from doodlebox.store.postgres import shown
+
+    return shown(db)
+
+
+def open_store(db: Path | str, readonly: bool = False) -> Store:
+    """The database (a file or a postgresql:// URL), opened for writing where it may be (names
+    are set on the page), else read-only; `readonly`: read-only in any case (a page that
+    writes nothing)."""
+    if readonly:
+        return Store(db, readonly=True, timeout=2.0)
     try:
         return Store(db, timeout=2.0)
     except StoreError as exc:
@@ -60,10 +76,12 @@ class Replayed:
 
 
 class Views:
-    """Reads the database `db` for the pages; safe to call from any thread. close() at the end."""
+    """Reads the database `db` (a file, or a postgresql:// URL) for the pages; safe to call from
+    any thread. `readonly`: the store opened read-only. close() at the end."""
 
-    def __init__(self, db: Path):
-        self.db = Path(db)
+    def __init__(self, db: Path | str, readonly: bool = False):
+        self.db: Path | str = db if isinstance(db, str) and "://" in db else Path(db)
+        self.readonly = readonly
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="doodlebox-web-store")
         self._store: Store | None = None
         self._lock = threading.Lock()
@@ -85,9 +103,9 @@ class Views:
         log --web` makes it when the console first speaks)."""
         def run() -> T:
             if self._store is None:
-                if not self.db.exists():
+                if isinstance(self.db, Path) and not self.db.exists():
                     return none
-                self._store = open_store(self.db)
+                self._store = open_store(self.db, self.readonly)
             return fn(self._store)
         return self._pool.submit(run).result()
 
@@ -204,6 +222,38 @@ class Views:
         if found is None:
             raise NotFound(f"no game {gid}: there is no database yet")
         return [str(n) for n in found]
+
+    # -- the league -------------------------------------------------------------------------
+    def standings(self) -> list[dict] | None:
+        """Every edition's standings (web/league.standings); None without league data (no
+        ratings module, or no database yet)."""
+        from doodlebox.web import league
+
+        return self._read(league.standings, None)
+
+    def player(self, person: int) -> dict:
+        """Person `person`'s ratings and games per edition (web/league.player), each game of their
+        history with its row as the games table shows it (`row`, None for a game not listed);
+        NotFound for a person the league has not rated."""
+        from doodlebox import game_records
+        from doodlebox.web import league
+
+        def read(store: Store) -> dict | None:
+            found = league.player(store, person)
+            if found is None:
+                return None
+            rows = {r["id"]: _row(r) for r in game_records.games(store)}
+            for edition in found["editions"]:
+                for point in edition["history"]:
+                    point["row"] = rows.get(point["game"])
+            return found
+
+        found = self._read(read, None)
+        if found is None:
+            raise NotFound(f"no player {person}: no league data yet")
+        if not found["editions"]:
+            raise NotFound(f"no player {person} in the league's standings")
+        return found
 
     # -- the statistics ---------------------------------------------------------------------
     def stats(self) -> tuple[str, Any]:

@@ -1,20 +1,78 @@
 // doodlebox's page: polls /api/live for the game being played and the virtual console, sends a
 // click on a console button to /api/press (in the order clicked), and a game's names to
 // /api/names. Everything it shows is written with textContent: nothing it receives is HTML.
+// On a page whose writes need a token (body data-writes="token") it asks for the token once,
+// keeps it in this tab's sessionStorage and sends it with each write (Authorization: Bearer);
+// the write controls (class "write") are disabled until then.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const FACES = { 8: 1, 65: 2, 73: 3, 99: 4, 107: 5, 119: 6 };   // lit pips TL..BR as bits 6..0
+  const KEPT = "doodlebox-token";
+  const writes = document.body.dataset.writes || "open";
   let answered = 0;
   let presses = Promise.resolve();
   let panelShown = -1;
 
-  function post(path, data) {
+  // -- the token: asked once, kept in this tab, sent with every write -------------------------
+  let held = "";   // where sessionStorage cannot keep it: this page only
+  function token() {
+    try { return window.sessionStorage.getItem(KEPT) || held; } catch (e) { return held; }
+  }
+
+  function keep(t) {
+    held = t;
+    try {
+      if (t) window.sessionStorage.setItem(KEPT, t); else window.sessionStorage.removeItem(KEPT);
+    } catch (e) { /* held for this page only */ }
+  }
+
+  function unlocked(yes) {
+    document.body.toggleAttribute("data-unlocked", yes);
+    document.querySelectorAll(".write").forEach((el) => { el.disabled = !yes; });
+    if ($("token-form")) {
+      $("token").hidden = yes;
+      $("token-save").hidden = yes;
+      $("token-forget").hidden = !yes;
+      $("token-note").textContent = yes ? "writes unlocked" : "read-only until the token is given";
+    }
+  }
+
+  function post(path, data, given) {
+    const headers = { "Content-Type": "application/json" };
+    const t = given || token();
+    if (t) headers.Authorization = "Bearer " + t;
     return fetch(path, {
-      method: "POST", cache: "no-store",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(data),
-    }).then((r) => r.json().then((body) => ({ ok: r.ok, body: body })));
+      method: "POST", cache: "no-store", headers: headers, body: JSON.stringify(data),
+    }).then((r) => r.json().then((body) => {
+      if (r.status === 403 && !given && writes === "token" && token()) {   // the token kept is not the page's
+        keep("");
+        unlocked(false);
+      }
+      return { ok: r.ok, body: body };
+    }));
+  }
+
+  if (writes === "token") {
+    unlocked(!!token());
+    $("token-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const t = $("token").value.trim();
+      if (!t) return;
+      post("/api/token", {}, t).then((answer) => {
+        if (answer.ok) {
+          keep(t);
+          $("token").value = "";
+          unlocked(true);
+        } else {
+          $("token-note").textContent = answer.body.error;
+        }
+      }).catch((err) => { $("token-note").textContent = String(err); });
+    });
+    $("token-forget").addEventListener("click", () => {
+      keep("");
+      unlocked(false);
+    });
   }
 
   // -- the virtual console's buttons: one press after the other, as clicked --------------
@@ -165,9 +223,12 @@
   // -- a dice game's coach: its mistakes and blunders -------------------------------------------
   const losses = $("coach-losses");
   if (losses) {
+    const chart = $("coach-chart");
+    const drawn = () => { if (chart && !chart.getAttribute("src")) chart.src = chart.dataset.src; };
     fetch("/api/game/" + Number(losses.dataset.game) + "/coach", { cache: "no-store" })
       .then((r) => r.json())
       .then((a) => {
+        drawn();   // the chart now, from the analysis the server keeps
         if (a.error || !a.analysed) {
           $("coach-note").textContent = a.error || a.why || "";
           return;
@@ -183,6 +244,6 @@
           " playouts a move)";
         document.body.dataset.coached = String(a.losses.length);
       })
-      .catch((err) => { $("coach-note").textContent = String(err); });
+      .catch((err) => { drawn(); $("coach-note").textContent = String(err); });
   }
 })();
