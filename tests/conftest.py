@@ -42,6 +42,7 @@ SLOW = {
     "test_console_puzzle::test_the_same_game_in_the_vm",
     "test_console_puzzle::test_random_games_agree_with_the_engine",
     "test_console_deadly::test_a_whole_game_in_the_vm_sends_the_same_events",
+    "test_console_hint::test_the_chord_in_a_city_game_on_the_virtual_console_shows_the_pcs_hint",
     "test_console_record::test_random_games_round_trip_through_the_console_log",
     "test_console_record::test_export_writes_a_record_that_validate_score_and_render_read",
     "test_console_record::test_export_of_a_broken_game_an_unknown_one_or_an_empty_database_is_one_line_and_exit_2",

@@ -8,6 +8,8 @@ class Buttons:
     """poll(now_ms) returns the names of buttons that went down since the last poll.
 
     A level must hold for 30 ms (_DEBOUNCE_MS) before it counts; no interrupts are used.
+    PASS going down while MENU is held is the chord "MENU+PASS", never a PASS (docs/console.md:
+    the hint; MENU first, so its own press only asks "End game?").
     """
 
     def __init__(self, pins):
@@ -28,7 +30,7 @@ class Buttons:
                 if level == 0:
                     if pressed is None:
                         pressed = []
-                    pressed.append(name)
+                    pressed.append("MENU+PASS" if name == "PASS" and self.held("MENU") else name)
         return pressed or ()  # no garbage per loop when nothing was pressed
 
     def held(self, name):

@@ -6,7 +6,8 @@
 # doodle/<game>.py and <game>_view.py. The app knows no game by name. The PC's scores; the
 # journal on flash (doodle/journal.py), and the game it holds unfinished resumed at power-up
 # (doodle/powerup.py). The panel's texts are doodle/reasons.py. A game is begun and closed by
-# doodle/gamestep.py. These are loaded when needed and let go after.
+# doodle/gamestep.py. A hint (MENU+PASS, with hints on) is doodle/hint.py. These are loaded when
+# needed and let go after.
 import sys
 
 from micropython import const
@@ -15,16 +16,9 @@ from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.6.1"
+FW_VERSION = "0.7.0"
 NOTICE_MS = const(3000)
 _LINK_TIMEOUT_MS = const(5000)
-
-
-def _text(why):
-    """What the panel says for `why` (doodle/reasons.py: loaded for it and let go)."""
-    text = _module("reasons").TEXT.get(why, why)
-    _drop("reasons")
-    return text
 
 
 def _module(name):
@@ -80,14 +74,17 @@ class App:
         self._screen_at = -1
         self._title = None        # the title of the game's screen last made (None: no game)
         self.full_screen = False  # the panel should refresh fully (the loop clears it)
-        self._dice = [[0, 0, i == 0] for i in range(self.dice_.count)]
+        d = self._dice = []  # type: list[list]
+        for i in range(self.dice_.count):   # (a loop: a comprehension's code would stay, RAM)
+            d.append([0, 0, i == 0])
         self._dice_at = -1
         self._link = [-1, -1, ""]  # type: list  # (link up, events held, the line): link_line()'s cache
-        self.link_errors = []  # last few (reason) strings, newest last
         self.collect_wanted = False   # a heavy step waits for a collection at the top level
         self._after = None            # ... this one ("start", "close" or "final")
         _module("lobby").load(self, store)
-        self._base = [k for k in sys.modules if k.startswith("doodle.") and k != "doodle.lobby"]
+        for k in sys.modules:      # (a loop: a comprehension's code would stay, RAM)
+            if k.startswith("doodle.") and k != "doodle.lobby":
+                self._base.append(k)
         self._hi = True               # a hello is owed: sent once the journal is read
         self._loaded()
 
@@ -95,6 +92,8 @@ class App:
     def button(self, name, now):
         self.now = now
         self.screen_rev += 1
+        if self._told == "hint":   # the PC's hint is shown until the next press
+            self._notice_until = now
         g = self.game
         if self._after is not None:
             return "notnow"      # a screen is being changed (until the next collection)
@@ -110,6 +109,8 @@ class App:
             if name == "ROLL":
                 g.end()
                 self._ended()
+            elif name == "MENU+PASS":   # the chord (MENU held, then PASS): a hint, if on
+                _module("hint").ask(self, now)
             return None
         if g.over():
             if name == "ROLL":
@@ -122,24 +123,18 @@ class App:
             self.confirm_end = True
             return None
         self._heard(g)
-        return self._pressed(g, why, now)
-
-    def _pressed(self, g, why, now):
-        """After a press in a game: its end, or its refusal shown and toned ("notnow": ignored)."""
-        if why is None:
+        if why is None:             # done: the game may be over
             if g.over():
                 self._ended()
-            return None
-        if why == "notnow":
-            return why
-        return self._refuse(why, now)
+        elif why != "notnow":       # refused: shown and toned ("notnow": ignored)
+            return self._refuse(why, now)
+        return why
 
     def serial_in(self, data, now):
         self.now = now
         for line, err in self.lines.feed(data):
             msg, err = link.decode(line) if line is not None else (None, err)
-            if msg is None:
-                self._link_error(err)
+            if msg is None:      # (said to the PC when it was a frame; nothing is kept: RAM)
                 if line is not None and line.startswith(b"@"):
                     self._tx.append(link.encode({"t": "err", "why": err[:64]}))
                 continue
@@ -148,8 +143,9 @@ class App:
             if t == "hi":
                 self._hi = True
                 self._greet()
-                if not self.journal.boot_saved:    # no hello yet: the PC is told why
-                    self._tx.append(link.encode({"t": "err", "why": _text("boot")}))
+                if not self.journal.boot_saved:    # no hello yet: the PC is told why (the panel too)
+                    self._tell("boot", now)
+                    self._tx.append(link.encode({"t": "err", "why": self.notice}))
             elif t == "ack" or t == "nak":
                 boot, s = msg.get("boot"), msg.get("s")
                 if not isinstance(boot, int) or not isinstance(s, int) or boot < 1 or s < 0:
@@ -160,6 +156,8 @@ class App:
                     self.journal.rewind(boot, s)
             elif t == "score":
                 self._pc_score(msg)
+            elif t == "hint":
+                _module("hint").got(self, msg, now)
             else:
                 self._tx.append(link.encode({"t": "err", "why": "unexpected " + str(t)[:32]}))
 
@@ -168,8 +166,11 @@ class App:
         self.dice_.tick(now)
         if self._notice_until and now >= self._notice_until:
             self._notice_until = 0
-            self.notice = self._told = ""
-            self.screen_rev += 1
+            if self._told == "hint?":      # the PC did not answer the hint's request in time
+                _module("hint").late(self, now)
+            else:
+                self.notice = self._told = ""
+                self.screen_rev += 1
         up = now - self._host_seen < _LINK_TIMEOUT_MS
         if up != self._up:
             self._up = up
@@ -196,7 +197,8 @@ class App:
         """Say `why` on the panel (its text read once while it stays) for NOTICE_MS more."""
         if self._told != why:
             self._told = why
-            self.notice = _text(why)
+            self.notice = _module("reasons").TEXT.get(why, why)   # (loaded for it and let go)
+            _drop("reasons")
             self.screen_rev += 1
         self._notice_until = now + NOTICE_MS
 
@@ -362,11 +364,6 @@ class App:
         j = self.journal
         return link.encode({"t": "hello", "fw": FW_VERSION, "uid": self.uid, "boot": j.boot,
                             "first": j.first(), "next": j.next, "held": j.held_boots(since)})
-
-    def _link_error(self, err):
-        self.link_errors.append(err)
-        if len(self.link_errors) > 8:
-            self.link_errors.pop(0)
 
     def _refuse(self, why, now):
         self._tones.append("refuse")

@@ -25,7 +25,10 @@ def new_game(app, emit):
     app.games += 1
     app.pc = None
     app._game_ver = -1
-    g = _module(name).begin(app, opts, emit)
+    # with hints on, the `game` event says so (docs/protocol.md, `game.hint`): only that event
+    g = _module(name).begin(app, opts, (lambda ev: emit(dict(ev, hint=1) if ev["k"] == "game" else ev))
+                            if "hint" in app.opts else emit)
+    g.emit = emit
     _module(g.VIEW)
     return g
 

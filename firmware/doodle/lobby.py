@@ -3,7 +3,9 @@
 # choice kept on the console's flash (settings.json). Loaded while the lobby is shown, let go
 # during a game (doodle/app.py). docs/console.md, docs/console-deadly-puzzle.md. The games, their
 # players, options and limits are doodle/games.py, generated from the PC's specs
-# (host/doodlebox/rules/*/spec.py, docs/adding-a-game.md): none of them is written here.
+# (host/doodlebox/rules/*/spec.py, docs/adding-a-game.md): none of them is written here. Hints
+# (the PC's, asked for with MENU+PASS in a game: doodle/hint.py) are the table's choice, not a
+# game's: MENU in a dice edition's lobby, kept as app.opts["hint"] ("on"; absent: off).
 import json
 
 from doodle.app import _drop
@@ -73,6 +75,8 @@ def _fit(app):
     app.players = min(high, max(low, app.players))
     if kind != _CONTROL:
         app.control = False
+    if kind == _CARDS:          # the coach hints in the dice editions only (docs/coach.md)
+        app.opts.pop("hint", None)
     lim = _broken(ks, app.opts, app.players)
     while lim is not None:
         k = _opts()[lim[0]]
@@ -113,6 +117,9 @@ def button(app, name):
                     break
         elif name == "PASS" and kind == _CONTROL:
             app.control = not app.control
+        elif name == "MENU" and kind != _CARDS:
+            if o.pop("hint", None) is None:
+                o["hint"] = "on"
     elif name == "ROLL":
         return "start"
     return None
@@ -136,6 +143,7 @@ def screen(app, link_line):
         c = CONTROL.split("/")
         lines.append("%s: %s" % (c[0], "(6x6: always)" if kind != _CONTROL else (
             c[2] + "   (PASS)" if app.control else c[1] + "  (PASS)")))
+        lines.append("Hints: %s   (MENU)" % ("on " if "hint" in o else "off"))
     lines.append("")
     lines.append("ROLL to start")
     lines.append("!" + app.notice if app.notice else "")
@@ -160,6 +168,8 @@ def load(app, store):
         if s.get("players") in range(1, max([GAME[k] for k in range(1, len(GAME), 5)]) + 1):
             app.players = s["players"]
         app.control = s.get("control") is True
+        if s.get("hint") == "on":
+            o["hint"] = "on"
         for k in opts:
             if s.get(k[0]) in k[2]:
                 o[k[0]] = s[k[0]]

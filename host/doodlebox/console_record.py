@@ -70,6 +70,7 @@ class ConsoleGame:
         self.game: ConsoleRecord | None = None
         self.ended: int | None = None
         self.early = False        # its `end` says the table stopped it (ruling G1)
+        self.hints = False        # its `game` says the table turned the PC's hints on (a dice edition's)
         self.taken = 0
 
     def take(self, seq: int, e: dict, origin: tuple[int, int]) -> None:
@@ -105,6 +106,7 @@ class ConsoleGame:
             if not isinstance(ed, str) or ed not in BY_EDITION:
                 raise ev.bad(f"{ed!r} is not a game ({', '.join(BY_EDITION)})")
             self.game = BY_EDITION[ed](ev)
+            self.hints = e.get("hint") == 1 and isinstance(self.game, DiceRecord)
             return
         if kind == "game":
             raise ev.bad("a second start of the same game")
@@ -118,11 +120,13 @@ class ConsoleGame:
 
     def record(self) -> dict:
         """The record of the events taken; a game the table ended with MENU says "ended": "early"
-        (ruling G1, rules/ending.py)."""
+        (ruling G1, rules/ending.py), a dice game played with the PC's hints "hints": true."""
         assert self.game is not None
         out = self.game.record(self.label)
         if self.early:
             out[ending.FIELD] = ending.FIELD_EARLY
+        if self.hints:
+            out["hints"] = True
         return out
 
     def so_far(self) -> dict:

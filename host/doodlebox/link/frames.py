@@ -190,6 +190,12 @@ def score(g: int, r: int, totals: list[int], bad: int, why: str = "", gid: int |
     return msg
 
 
+def hint(g: int, text: str) -> dict:
+    """The host's `hint` message (docs/protocol.md): the PC's hint for game `g` of the console's
+    current boot, in printable ASCII of at most schema.HINT_MAX characters."""
+    return {"t": "hint", "g": int(g), "text": short_ascii(text, schema.HINT_MAX)}
+
+
 @dataclass
 class LineSplitter:
     """Cuts a byte stream into lines; over-long lines are dropped and reported."""

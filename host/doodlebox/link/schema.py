@@ -42,6 +42,8 @@ SEATS = max(e.players[1] for e in SPECS)   # players 1..8: seats 0..7 (Doodle Pu
 DICE = tuple(e.edition for e in SPECS if e.dice)
 EDITIONS = tuple(e.edition for e in SPECS)
 BUTTONS = ("D0", "D1", "D2", "D3", "D4", "D5", "D6", "ROLL", "PASS", "MENU")
+CHORDS = ("MENU+PASS",)         # PASS pressed while MENU is held (the hint; firmware 0.7.0)
+HINT_MAX = 60                   # the characters of a hint's text (the panel shows 46 of them)
 HELD_MAX = 64                   # boots in hello.held (a frame of 512 bytes holds fewer)
 
 # What each game's package declares (rules/<game>/events.py), in the protocol's order: the dice
@@ -70,7 +72,8 @@ TOTALS = list_of(integer(-9999, 9999), 1, SEATS)
 # The events every game sends
 COMMON: dict[str, Fields] = {
     "game": {"g": GAME, "ed": need(one_of(*EDITIONS)), "n": need(integer(1, SEATS)), "var": need(text(16)),
-             **{key: maybe(one_of(*values)) for key, values in CARD_OPTIONS.items()}},
+             **{key: maybe(one_of(*values)) for key, values in CARD_OPTIONS.items()},
+             "hint": maybe(integer(1, 1))},     # 1: the table turned hints on (firmware 0.7.0)
     "refuse": {"g": GAME, "r": ROUND0, "p": ANY_SEAT, "i": need(integer(0, dice.SIZE)),
                "why": need(one_of(*EVERY_REFUSAL))},
     "end": {"g": GAME, "r": ROUND0, "why": need(one_of(*ENDINGS)), "p": need(TOTALS)},
@@ -161,9 +164,9 @@ TEST: dict[str, Fields] = {
               "why": need(text(60))},
     "summary": {"ran": need(list_of(text(16), 0, 8)), "panel": need(flag), "errors": need(integer(0)),
                 "why": need(text(60)), "refreshes": need(integer(0)),
-                "buttons": need(list_of(one_of(*BUTTONS), 0, 10))},
-    "button": {"name": need(one_of(*BUTTONS)), "n": need(integer(0)), "die": maybe(integer(0, 6))},
-    "exit": {"buttons": need(list_of(one_of(*BUTTONS), 0, 10))},
+                "buttons": need(list_of(one_of(*BUTTONS, *CHORDS), 0, 11))},
+    "button": {"name": need(one_of(*BUTTONS, *CHORDS)), "n": need(integer(0)), "die": maybe(integer(0, 6))},
+    "exit": {"buttons": need(list_of(one_of(*BUTTONS, *CHORDS), 0, 11))},
 }
 
 MESSAGES: dict[str, Fields] = {
@@ -173,12 +176,14 @@ MESSAGES: dict[str, Fields] = {
     "ev": {"boot": BOOT, "s": need(integer(1)), "e": need(_event)},
     "err": {"why": need(text(200))},
     "test": {"step": need(one_of(*TEST))},
+    "hint?": {"g": GAME, "s": need(integer(0))},
     # host -> console
     "hi": {},
     "ack": {"boot": BOOT, "s": need(integer(0))},
     "nak": {"boot": BOOT, "s": need(integer(1))},
     "score": {"g": GAME, "r": ROUND0, "p": need(TOTALS), "bad": need(integer(0)), "why": need(text(60)),
               "id": maybe(integer(1))},
+    "hint": {"g": GAME, "text": need(text(HINT_MAX))},
 }
 
 

@@ -1,5 +1,6 @@
 """The host end of the link: hello (and the boots it holds), store-then-ack, duplicates and gaps
-(docs/protocol.md), and the frames the host sends of its own (the PC's scores), from any thread.
+(docs/protocol.md), and the frames the host sends of its own (the PC's scores, its hints), from
+any thread.
 
 What one read brings is handled as a batch: its events are committed in one transaction, then
 each boot gets one `ack` of the highest event committed (and a `nak` where a gap was seen).
@@ -66,6 +67,9 @@ class HostLink:
     stopping: Callable[[], bool] = lambda: False
     console: Console | None = None
     expect_uid: str | None = None        # a hello of another uid: OtherConsole (doodlebox log follows one)
+    # the console's `hint?` (docs/protocol.md): called in the link thread, must return at once
+    # (runner.py answers it from a thread of its own); None: the request is said and not answered
+    on_hint: Callable[[Console, dict], None] | None = None
     counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0,
                                                   "refused": 0, "retries": 0})
 
@@ -217,6 +221,11 @@ class HostLink:
             self.on_note(f"self-test {msg['step']}: {details}")
         elif t == "err":
             self.on_note(f"the console refused a frame: {msg['why']}")
+        elif t == "hint?":
+            if self.on_hint is not None and self.console is not None:
+                self.on_hint(self.console, msg)
+            else:
+                self.on_note(f"the console asked for a hint in game {msg['g']}: not answered here")
         else:
             self.on_note(f"unexpected message type {t!r}")
 

@@ -22,7 +22,7 @@ from doodlebox.rules.ending import read_ended
 # Every field each object of a dice record may have (docs/records.md, "Every field"); any other is
 # refused. The layout object is a data file with its own checker (rules/datafiles.py).
 FIELDS: KnownFields = {
-    "": ("format", "edition", "variant", "players", "layout", "start", "rounds", "ended"),
+    "": ("format", "edition", "variant", "players", "layout", "start", "rounds", "ended", "hints"),
     "rounds[]": ("roll", "turns"),
     "rounds[].roll": ("column", "white"),
     "rounds[].turns[]": ("player", "die", "at", "piece", "floor", "park", "pass", "circle"),
@@ -116,6 +116,8 @@ def parse(data: Any, source: str = "record") -> Record:
         Game(lay, len(players), variant)
     except ValueError as exc:
         raise bad("players" if "player" in str(exc) or "solo" in str(exc) else "variant", str(exc)) from None
+    if data.get("hints", True) is not True:      # the console's hints were on (docs/console.md, "Hints")
+        raise bad("hints", f"{data['hints']!r} is not true (the one value: hints were on at the table)")
     start = data.get("start")
     if not isinstance(start, list):
         raise bad("start", "is not a list of die faces, one per column")

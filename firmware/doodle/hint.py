@@ -1,0 +1,50 @@
+# doodlebox hint: the table asks the PC for a hint with the chord MENU+PASS (docs/console.md,
+# "Hints"), in a game begun with hints on in the lobby; the PC's answer is shown on the panel
+# until the next press (docs/protocol.md `hint?`, `hint`). Loaded for the chord or the answer
+# and let go at once (doodle/app.py): a game played without hints holds none of it (RAM).
+from micropython import const
+
+from doodle import link
+from doodle.app import _drop
+
+_WAIT_MS = const(1500)     # no answer by then: "no hint yet" (late)
+_SHOWN_MS = const(600000)  # the answer stays until the next press (or 10 minutes)
+_LEN = const(46)           # two of the panel's notice lines (doodle/view.py)
+
+
+def ask(app, now):
+    """The chord: nothing with hints off; else the request sent (the game, and the last event of
+    this boot the console made: the PC answers once it holds it), or "no hint: no PC" when no
+    PC is there."""
+    _drop("hint")
+    if "hint" not in app.opts:
+        return
+    app.screen_rev += 1
+    if not app._up:
+        app._tell("no hint: no PC", now)
+        return
+    app._tx.append(link.encode({"t": "hint?", "g": app.game.number, "s": app.journal.next - 1}))
+    app.notice = "asking the PC for a hint"
+    app._told = "hint?"                 # when it runs out, app.tick calls late()
+    app._notice_until = now + _WAIT_MS
+
+
+def late(app, now):
+    """No answer within _WAIT_MS (the request's notice ran out): said for a notice's time."""
+    _drop("hint")
+    app._told = ""
+    app._tell("no hint yet", now)
+
+
+def got(app, msg, now):
+    """The PC's `hint`: shown while one was asked for this game (or just given up on)."""
+    _drop("hint")
+    g = app.game
+    text = msg.get("text")
+    if (g is None or msg.get("g") != g.number or not isinstance(text, str)
+            or app._told not in ("hint?", "no hint yet")):
+        return
+    app.notice = text[:_LEN]
+    app._told = "hint"                  # app.button lets it go at the next press
+    app._notice_until = now + _SHOWN_MS
+    app.screen_rev += 1
