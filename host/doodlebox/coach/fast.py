@@ -21,7 +21,7 @@ import random
 from bisect import bisect_right
 
 from doodlebox.coach.board import Board, board, templates
-from doodlebox.coach.policy import Plan, PlanPolicy, Weights
+from doodlebox.coach.policy import Plan, PlanPolicy, Weights, square_reach
 from doodlebox.rules.dice import engine as dice
 from doodlebox.rules.dice import roads
 from doodlebox.rules.dice.layout import PIECES
@@ -389,6 +389,31 @@ class _Net:
 _FREE: dict[tuple, list[int]] = {}
 
 
+def group_gain(r: Rules, net: _Net, i: int, joined: tuple[int, ...] | list[int]) -> int:
+    """board.group_gain on the Sim: the points of the groups that drawing square `i` (a road
+    joining the networks `joined`) completes or adds to, members of a group on the joined road
+    each not yet joined to another."""
+    gi = r.group[i]
+    if gi < 0 and not any(net.grouped[x] for x in joined):
+        return 0
+    members = net.members
+    counts: dict[int, int] = {gi: 1} if gi >= 0 else {}
+    for x in joined:
+        for g, m in members[x].items():
+            counts[g] = counts.get(g, 0) + m[0]
+    gain = 0
+    for g, c in counts.items():
+        if c < 2:
+            continue
+        if g == gi:
+            gain += r.points[i]
+        for x in joined:
+            mx = members[x].get(g)
+            if mx is not None and mx[0] < 2:
+                gain += mx[1]
+    return gain
+
+
 class FastPlan:
     """PlanPolicy's choice on a Sim (the same scores, summed in the same order)."""
 
@@ -564,25 +589,7 @@ class FastPlan:
                     if bonus:
                         owned = owned | {bonus[-1]}
         s += k.later * (self._estimate(r, net, hot, shp, owned, i, jt, merged) - base)
-        gi = r.group[i]
-        if gi >= 0 or any(net.grouped[x] for x in joined):
-            # board.group_gain: members of a group on the joined road, each not yet joined to another
-            members = net.members
-            counts: dict[int, int] = {gi: 1} if gi >= 0 else {}
-            for x in joined:
-                for g, m in members[x].items():
-                    counts[g] = counts.get(g, 0) + m[0]
-            gain = 0
-            for g, c in counts.items():
-                if c < 2:
-                    continue
-                if g == gi:
-                    gain += r.points[i]
-                for x in joined:
-                    mx = members[x].get(g)
-                    if mx is not None and mx[0] < 2:
-                        gain += mx[1]
-            s += w.group * gain
+        s += w.group * group_gain(r, net, i, joined)
         return s
 
     def _estimate(self, r: Rules, net: _Net, hot: list[int], shp: list[int], owned: set[int],
@@ -646,29 +653,7 @@ class FastPlan:
 
     def _square(self, net: _Net, hotel: bool, j: int, drawn: int = -1, joined: tuple[int, ...] = (),
                 merged: tuple | None = None, plus_house: int = -1) -> float:
-        grow = self.k.reach if hotel else self.k.houses
-        new = len(net.length)
-        sids = net.facing.get(j, [])
-        if merged is not None and j in merged[2]:
-            sids = sids + [new]
-        near: list[int] = []
-        gains: list[float] = []
-        for sid in sids:
-            if sid in joined:
-                sid = new
-            if sid in near:
-                continue
-            near.append(sid)
-            if sid == new:
-                assert merged is not None
-                size = merged[0] if hotel else merged[1]
-                out = merged[2]
-            else:
-                size = net.length[sid] if hotel else net.houses[sid] + (sid == plus_house)
-                out = net.ends[sid]
-            gains.append(size + grow * sum(1 for x in out if x != j and x != drawn))
-        gains.sort(reverse=True)
-        return (1.0 if hotel else 0.0) + sum(gains[:2])
+        return square_reach(net, hotel, self.k.reach if hotel else self.k.houses, j, drawn, joined, merged, plus_house)
 
 
 def simulate(state: dice.State, chance: random.Random, policy: FastPlan | None = None) -> list[int] | None:

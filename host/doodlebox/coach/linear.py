@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from doodlebox.coach.fast import _OPP, FastPlan, Rules, Sim, _Net
+from doodlebox.coach.fast import _OPP, FastPlan, Rules, Sim, _Net, group_gain
 
 FEATURES = (
     "tree",       # minus the tree's cost (PlanPolicy's: more as they run out, the last one dearly)
@@ -179,22 +179,5 @@ class LinearPlan(FastPlan):
         else:
             phi[14] = 1.0
         phi[2] = self._estimate(r, net, hot, shp, owned, i, tuple(joined), merged) - base
-        gi = r.group[i]
-        if gi >= 0 or any(net.grouped[x] for x in joined):
-            members = net.members
-            counts: dict[int, int] = {gi: 1} if gi >= 0 else {}
-            for x in joined:
-                for g, m in members[x].items():
-                    counts[g] = counts.get(g, 0) + m[0]
-            gain = 0
-            for g, c in counts.items():
-                if c < 2:
-                    continue
-                if g == gi:
-                    gain += r.points[i]
-                for x in joined:
-                    mx = members[x].get(g)
-                    if mx is not None and mx[0] < 2:
-                        gain += mx[1]
-            phi[11] = gain
+        phi[11] = group_gain(r, net, i, joined)
         return phi

@@ -348,33 +348,39 @@ class PlanPolicy(DicePolicy):
 
     def _square(self, net: _Net, track: str, j: int, drawn: int = -1, joined: tuple[int, ...] = (),
                 merged: tuple[int, int, list[int]] | None = None, plus_house: int = -1) -> float:
-        """What empty square j of `track` may reach: its two best facing roads, and the open ends
-        beyond them."""
         hotel = track == "hotel"
-        grow = self.plan.reach if hotel else self.plan.houses
-        new = len(net.length)
-        sids = net.facing.get(j, [])
-        if merged is not None and j in merged[2]:
-            sids = sids + [new]
-        near: list[int] = []
-        gains: list[float] = []
-        for sid in sids:
-            if sid in joined:
-                sid = new
-            if sid in near:
-                continue
-            near.append(sid)
-            if sid == new:
-                assert merged is not None
-                size = merged[0] if hotel else merged[1]
-                out = merged[2]
-            else:
-                size = net.length[sid] if hotel else net.houses[sid] + (sid == plus_house)
-                out = net.ends[sid]
-            gains.append(size + grow * sum(1 for x in out if x != j and x != drawn))
-        gains.sort(reverse=True)
-        e = (1.0 if hotel else 0.0) + sum(gains[:2])
-        return e
+        return square_reach(net, hotel, self.plan.reach if hotel else self.plan.houses, j, drawn, joined, merged,
+                            plus_house)
+
+
+def square_reach(net: Any, hotel: bool, grow: float, j: int, drawn: int = -1, joined: tuple[int, ...] = (),
+                 merged: tuple | None = None, plus_house: int = -1) -> float:
+    """What empty square j (a hotel's, else a shop's) may reach: its two best facing roads, and
+    the open ends beyond them (`grow` each). `net`: the roads as _Net has them (length, houses,
+    ends, facing), here or on fast.py's Sim; `joined`/`merged`/`plus_house`: a drawing not made
+    yet, as if it were."""
+    new = len(net.length)
+    sids = net.facing.get(j, [])
+    if merged is not None and j in merged[2]:
+        sids = sids + [new]
+    near: list[int] = []
+    gains: list[float] = []
+    for sid in sids:
+        if sid in joined:
+            sid = new
+        if sid in near:
+            continue
+        near.append(sid)
+        if sid == new:
+            assert merged is not None
+            size = merged[0] if hotel else merged[1]
+            out = merged[2]
+        else:
+            size = net.length[sid] if hotel else net.houses[sid] + (sid == plus_house)
+            out = net.ends[sid]
+        gains.append(size + grow * sum(1 for x in out if x != j and x != drawn))
+    gains.sort(reverse=True)
+    return (1.0 if hotel else 0.0) + sum(gains[:2])
 
 
 class _Net:
