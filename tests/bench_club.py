@@ -331,7 +331,7 @@ events/s: the events stored over the time from the first frame out to the last a
   the database against what it made; acked before stored: acked events that a query of the database made
   after their ack did not find (every second while logging, and at the end).
 SQLite: one file, synchronous=FULL, commit before ack, each console's link its own connection; the links take
-  turns to write within the logger's process (store/database.py _writer), the file's lock only against other
+  turns to write within the logger's process (store/transaction.py), the file's lock only against other
   programs. PostgreSQL: a throwaway cluster (tests/pgserver.py's, but with fsync on, as a club's server runs) on
   this machine over TCP, synchronous_commit=on, the same turns, and the writers' advisory lock between programs.
   Both on this machine's disk; the consoles, the logger and the server share its CPUs.""".splitlines()

@@ -26,7 +26,8 @@ says whether waiting may cure it (locked, full, lost).
 
 The package: `database.py` the Store, `dbfile.py` the file opened and checked, `schema.py`
 the tables and their upgrade, `postgres.py` the database on a PostgreSQL server,
-`errors.py` StoreError and SQLite's faults told apart, `people.py` a name's person,
+`errors.py` StoreError and SQLite's faults told apart, `transaction.py` a write (the
+process's turn, BEGIN ... COMMIT), `people.py` a name's person,
 `gamelog.py` what the store hands out (GameLog, Stored, Hello, Gap).
 """
 from doodlebox.store.database import NAME_LENGTH, BadMerge, BadNames, NoGame, Store
