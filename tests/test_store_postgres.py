@@ -451,3 +451,27 @@ def test_a_read_only_store_reads_and_refuses_to_write(pg_url):
         reader.set_names(1, ["Ann"])
     assert err.value.cause == "readonly" and reader.names(1) == ["P1", "P2"]
     reader.close()
+
+
+def test_demo_games_from_three_consoles_at_once_land_in_postgresql(pg_url, tmp_path):
+    """Issue 22: `doodlebox demo --consoles 3 --db postgresql://...`: three virtual consoles (the
+    firmware in the VM) each play a game at the same time, each logged by a link of its own into
+    the server; the lines name the database without its password."""
+    import subprocess
+    import sys
+
+    env = dict(cli_run.ENV, XDG_DATA_HOME=str(tmp_path / "data"))
+    r = subprocess.run([sys.executable, "-m", "doodlebox.cli", "demo", "--consoles", "3", "--players", "1",
+                        "--db", pg_url, "--press-ms", "60", "--gap-ms", "50"],
+                       capture_output=True, text=True, env=env, timeout=600, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    store = Store(pg_url)
+    try:
+        games = store.games()
+    finally:
+        store.close()
+    assert len(games) == 3 and len({g["uid"] for g in games}) == 3, games
+    assert all(g["state"] == "ended" for g in games), games
+    assert r.stdout.count("The console's own totals and the PC's agree") == 3, r.stdout[-3000:]
+    assert PASSWORD in pg_url and PASSWORD not in r.stdout + r.stderr
+    assert f"kept in {shown(pg_url)}" in r.stdout

@@ -295,7 +295,10 @@ def demo(args: argparse.Namespace) -> int:
     if args.cpython and n > 1:
         raise InputError(f"--consoles {n} --cpython: {ONE_CPYTHON}")
     options = {} if spec.dice else {o.key: chosen[o.name] for o in spec.options}
-    db = Path(args.db) if args.db else paths.demo_db()
+    db: Path | str = (args.db if is_url(args.db) else Path(args.db)) if args.db else paths.demo_db()
+    named = shown(db) if isinstance(db, str) else str(db)      # a server's URL without its password
+    pictures = db if isinstance(db, Path) else paths.demo_db()  # the panels' PNGs: beside the file
+    pictures.parent.mkdir(parents=True, exist_ok=True)
     if n > 1:
         _prepare(db)
     played: list = [None] * n       # each console's (table, png, the firmware's error)
@@ -308,13 +311,14 @@ def demo(args: argparse.Namespace) -> int:
             boot = _demo_flash(db, Path(flash), board)
             vc = start_virtual("cpython" if args.cpython else "vm", args.seed + k, Path(flash),
                                fast_clock=args.fast_clock, unique_id=board)
-            say(f"{name}virtual console ({vc.mode}) on {vc.port}, boot {boot}; its games go to {db}")
+            say(f"{name}virtual console ({vc.mode}) on {vc.port}, boot {boot}; its games go to {named}")
             try:
                 table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed + k,
                                            show=lambda e: say(name + describe(e)),
                                            on_note=lambda t: say(f"{name}  note: {t}"),
                                            press_ms=args.press_ms, gap_s=args.gap_ms / 1000, options=options)
-                png = vc.save_panel(db.with_suffix(".png") if k == 0 else db.with_name(f"{db.stem}-{k + 1}.png"))
+                png = vc.save_panel(pictures.with_suffix(".png") if k == 0
+                                    else pictures.with_name(f"{pictures.stem}-{k + 1}.png"))
             finally:
                 vc.stop()
         played[k] = (table, png, vc.error)   # vc.error: the firmware stopped (a Pico would drop to its REPL)
@@ -337,11 +341,11 @@ def demo(args: argparse.Namespace) -> int:
             raise failed[0]
     ok, ids, violations = True, list[int](), list[int]()
     for k, (table, _, crashed) in enumerate(played):
-        gid, good, wrong = _demo_result(game, db, table, crashed, f"console {k + 1}: " if n > 1 else "")
+        gid, good, wrong = _demo_result(game, db, named, table, crashed, f"console {k + 1}: " if n > 1 else "")
         ok, ids, violations = ok and good, ids + [gid], violations + [wrong]
     me = _me()
-    where = shlex.quote(str(db))
-    print(f"\nThe demo's games are kept in {db}, apart from the games logged at the table "
+    where = shlex.quote(named)
+    print(f"\nThe demo's games are kept in {named}, apart from the games logged at the table "
           f"({paths.default_db()}), so plain `doodlebox games` does not list them. To see them:")
     commands = [(f"{me} show {gid} --db {where}", "this game, round by round" if n == 1 else f"console {k + 1}'s game")
                 for k, gid in enumerate(ids)]
@@ -362,7 +366,7 @@ def demo(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _demo_result(game, db: Path, table, crashed: str | None, who: str) -> tuple[int, bool, int]:
+def _demo_result(game, db: Path | str, named: str, table, crashed: str | None, who: str) -> tuple[int, bool, int]:
     """A demo's game as stored, replayed and scored by the PC, printed: its number, whether it
     finished with no violation, the console's totals equal to the PC's and the firmware alive,
     and its violations."""
@@ -379,7 +383,7 @@ def _demo_result(game, db: Path, table, crashed: str | None, who: str) -> tuple[
     record = to_record(log)
     rp = game.replay(game.parse(record, f"game {log.id}"))
     console = (table.final or {}).get("p")
-    print(f"\n{who}game {log.id}: {len(log.events)} events stored in {db}")
+    print(f"\n{who}game {log.id}: {len(log.events)} events stored in {named}")
     print(game.table_text(rp))
     print()
     print(agreement(console, rp.state.scores()))
@@ -403,14 +407,14 @@ def agreement(console: object, pc: list[int]) -> str:
     return "\n".join(out)
 
 
-def _demo_flash(db: Path, flash: Path, board: bytes = DEMO_BOARD) -> int:
+def _demo_flash(db: Path | str, flash: Path, board: bytes = DEMO_BOARD) -> int:
     """The demo's console powered up again: its boot counter and id put on its new flash as the
     last demo into `db` left them, so this boot is the next one of the same console and its
     events are new to the store (a console seen with boot 1 again would have them taken for the
     first demo's, and dropped). The boot it will have."""
     from doodlebox.store import Store
 
-    if not db.exists():
+    if isinstance(db, Path) and not db.exists():
         return 1
     chip = board.hex()
     store = Store(db)
@@ -517,8 +521,8 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
                         + "; Doodle Puzzle's five drawing minutes run in real time, so more than five minutes")
     p.add_argument("--players", type=int, default=3, help=_players_help())
     _option_arguments(p)
-    p.add_argument("--db", type=Path, help=f"SQLite file (default {paths.demo_db()}: the demo's games, kept apart "
-                                           f"from the games logged at the table in {paths.default_db()})")
+    p.add_argument("--db", help=f"SQLite file or postgresql:// URL (default {paths.demo_db()}: the demo's games, "
+                                f"kept apart from the games logged at the table in {paths.default_db()})")
     p.add_argument("--cpython", action="store_true", help="the firmware under CPython, not the MicroPython VM")
     p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")
     p.add_argument("--consoles", type=int, default=1, metavar="N",
