@@ -231,9 +231,9 @@ def test_halving_keeps_the_better_half_and_the_policys_own_plan_and_may_leave_it
 
 @pytest.mark.parametrize("edition", ["city", "suzhou", "treasures"])
 def test_the_fast_simulation_agrees_with_the_engine_on_random_and_greedy_games(edition):
-    """fast.Sim beside the engine on the same dice: the same legal moves (in the engine's order)
+    """sim_.Sim beside the engine on the same dice: the same legal moves (in the engine's order)
     at every turn, the same values to circle, the same end, the same final score."""
-    from doodlebox.coach import fast
+    from doodlebox.coach import sim as sim_
     from doodlebox.coach.policy import PlanPolicy
     game = find_game(edition).new_game(1)
     pol = PlanPolicy()
@@ -243,7 +243,7 @@ def test_the_fast_simulation_agrees_with_the_engine_on_random_and_greedy_games(e
         state = game.new_state()
         while seed % 2 and state.is_chance_node():      # half of them from the start roads on
             state.apply(state.sample_chance(rng))
-        sim = fast.Sim.of(state)
+        sim = sim_.Sim.of(state)
         assert sim is not None
         greedy = seed % 3 == 0
         while not state.is_terminal():
@@ -255,18 +255,18 @@ def test_the_fast_simulation_agrees_with_the_engine_on_random_and_greedy_games(e
                 continue
             if state.phase == "turn":
                 moves = sim.legal()
-                assert [fast.action(sim, m) for m in moves] == state.legal_actions()
-                assert [fast.move_of(state, a) for a in state.legal_actions()] == moves
-                a = pol(state, rng) if greedy else fast.action(sim, rng.choice(moves))
+                assert [sim_.action(sim, m) for m in moves] == state.legal_actions()
+                assert [sim_.move_of(state, a) for a in state.legal_actions()] == moves
+                a = pol(state, rng) if greedy else sim_.action(sim, rng.choice(moves))
                 state.apply(a)
-                sim.play(fast.move_of(state, a))
+                sim.play(sim_.move_of(state, a))
             else:
-                assert sim.phase == fast.CIRCLE
+                assert sim.phase == sim_.CIRCLE
                 assert [circle(v) for v in reversed(sim.pend[1])] == state.legal_actions()
                 c = pol(state, rng) if greedy else rng.choice(state.legal_actions())
                 state.apply(c)
                 sim.circle(c.value)
-            assert (sim.phase == fast.OVER) == state.is_terminal()
+            assert (sim.phase == sim_.OVER) == state.is_terminal()
             assert sim.score() == state.scores()[0]      # scores() at any time, not only at the end
         ended.update(state.ending)
     assert "trees" in ended and ended & {"hotel", "shop"}     # ended on the last tree, and on a top value
@@ -307,16 +307,17 @@ def test_the_fast_plan_policy_chooses_and_plays_out_as_the_plan_policy():
 def test_the_linear_policy_with_the_plan_policys_weights_scores_as_the_plan_policy():
     """linear.py's features weighted by PLAN_THETA are PlanPolicy's score (to rounding)."""
     from doodlebox.coach import fast
+    from doodlebox.coach import sim as sim_
     from doodlebox.coach.linear import PLAN_THETA, LinearPlan
     plan, lin = fast.FastPlan(), LinearPlan(PLAN_THETA)
     checked = 0
     for seed in range(4):
         rng = random.Random(seed)
-        sim = fast.Sim.of(find_game("city").new_game(1).new_state())
-        while sim.phase != fast.OVER:
-            if sim.phase in (fast.START, fast.ROLL):
+        sim = sim_.Sim.of(find_game("city").new_game(1).new_state())
+        while sim.phase != sim_.OVER:
+            if sim.phase in (sim_.START, sim_.ROLL):
                 sim.roll(rng)
-            elif sim.phase == fast.CIRCLE:
+            elif sim.phase == sim_.CIRCLE:
                 sim.circle(plan.circle_value(sim))
             else:
                 legal = sim.legal()
@@ -328,16 +329,17 @@ def test_the_linear_policy_with_the_plan_policys_weights_scores_as_the_plan_poli
 
 
 def test_the_greedy_level_plays_the_linear_policy_solo_and_the_plan_policy_with_others():
-    from doodlebox.coach import fast, levels
+    from doodlebox.coach import levels
+    from doodlebox.coach import sim as sim_
     from doodlebox.coach.linear import LinearPlan
     from doodlebox.coach.policy import PlanPolicy
     for seed in (3, 4, 5):
         solo = midgame("city", 1, seed=seed)
-        sim = fast.Sim.of(solo)
+        sim = sim_.Sim.of(solo)
         assert sim is not None
         legal = sim.legal()
         assert levels.level("greedy").choose(solo, random.Random(0), 0.0) == \
-            fast.action(sim, LinearPlan().choose(sim, legal))
+            sim_.action(sim, LinearPlan().choose(sim, legal))
         duo = midgame("city", 2, seed=seed)
         assert levels.level("greedy").choose(duo, random.Random(0), 0.0) == PlanPolicy()(duo, None)
     assert bots.play("city", ["greedy", "greedy"], 11, 0.0).totals[0] > 0   # bots.play checks every move

@@ -67,7 +67,7 @@ def positions(theta, seeds, rng_of, top: int = 10, extra: int = 4, playouts: int
     """For each seed, one position of a game played by LinearPlan(theta) at a random round, its
     policy's `top` best moves and `extra` others valued by `playouts` playouts each (common
     random numbers): [(features of each move, their values)]."""
-    from doodlebox.coach import fast
+    from doodlebox.coach import sim as sim_
     from doodlebox.coach.linear import LinearPlan
     game = find_game("city").new_game(1)
     pol = LinearPlan(theta)
@@ -76,21 +76,21 @@ def positions(theta, seeds, rng_of, top: int = 10, extra: int = 4, playouts: int
         rng = rng_of(g)
         state = game.new_state()
         chance = random.Random(g)
-        sim = fast.Sim.of(state)
+        sim = sim_.Sim.of(state)
         stop = rng.randint(1, 28)
         rounds = -1        # (the data of THETA counted rounds from the second roll)
-        while sim.phase != fast.OVER:
-            if sim.phase in (fast.ROLL, fast.START):
-                rounds += sim.phase == fast.ROLL
+        while sim.phase != sim_.OVER:
+            if sim.phase in (sim_.ROLL, sim_.START):
+                rounds += sim.phase == sim_.ROLL
                 sim.roll(chance)
-            elif sim.phase == fast.CIRCLE:
+            elif sim.phase == sim_.CIRCLE:
                 sim.circle(pol.circle_value(sim))
             else:
                 legal = sim.legal()
                 if rounds >= stop and len(legal) > 1:
                     break
                 sim.play(legal[0] if len(legal) == 1 else pol.choose(sim, legal))
-        if sim.phase == fast.OVER:
+        if sim.phase == sim_.OVER:
             continue
         legal = sim.legal()
         phis = pol.features(sim, legal)
@@ -104,7 +104,7 @@ def positions(theta, seeds, rng_of, top: int = 10, extra: int = 4, playouts: int
             for sd in seeds_k:
                 x = sim.copy()
                 x.play(legal[k])
-                if x.phase == fast.CIRCLE:
+                if x.phase == sim_.CIRCLE:
                     x.circle(pol.circle_value(x))
                 total += pol.playout(x, random.Random(sd))
             values.append(total / playouts)

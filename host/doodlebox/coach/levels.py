@@ -4,7 +4,7 @@
     greedy   one ply: the points a move takes now and features of the sheet it leaves, with a plan
              for the 5x5 editions (policy.py: PlanPolicy; DicePolicy for the 6x6 ones); solo 5x5,
              linear.LinearPlan (PlanPolicy's features, weights fitted to the playouts' values) on
-             a fast.Sim
+             a sim.Sim
     rollout  flat Monte-Carlo: every plan played out ROLLOUTS times with the one-ply DicePolicy
              (fast), a plan kept over the greedy policy's own only when clearly better (search.DOUBT)
     search   sequential halving of the greedy policy's playouts within a time budget per move
@@ -65,7 +65,7 @@ _LINEAR: list[Any] = []
 
 
 def linear_policy() -> Any:
-    """The greedy level's policy for the 5x5 editions: LinearPlan on a fast.Sim when solo,
+    """The greedy level's policy for the 5x5 editions: LinearPlan on a sim.Sim when solo,
     PlanPolicy otherwise (fast.FastPolicy; made once per process, its caches kept)."""
     from doodlebox.coach.fast import FastPolicy
     from doodlebox.coach.linear import LinearPlan

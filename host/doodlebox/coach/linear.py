@@ -4,7 +4,7 @@ vector per move, and a weight per feature fitted to the values the search itself
 policy, the moves there valued by playouts of the policy (common random numbers), and the
 weights that make softmax(theta . features) the likeliest to pick the moves the playouts
 preferred. The policy then plays what the playouts would have chosen, as far as the features
-can say it. Solo 5x5 games on a fast.Sim only (fast.FastPolicy is its face for the engine's
+can say it. Solo 5x5 games on a sim.Sim only (fast.FastPolicy is its face for the engine's
 states; levels.linear_policy). docs/coach.md has what it gained (+1.4 alone, nothing as the
 search's policy).
 """
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-from doodlebox.coach.fast import _OPP, FastPlan, Rules, Sim, _Net, group_gain
+from doodlebox.coach.fast import FastPlan, _Net, group_gain
+from doodlebox.coach.sim import _OPP, Rules, Sim
 
 FEATURES = (
     "tree",       # minus the tree's cost (PlanPolicy's: more as they run out, the last one dearly)
