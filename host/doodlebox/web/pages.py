@@ -201,7 +201,8 @@ def _coach(gid: int) -> str:
             "it takes some seconds.</p>\n"
             # its src set by the script once /api/game/N/coach answered (the analysis is then kept):
             # an <img> of a chart still being made held the page's load for its 20-40 s
-            f'<img class="chart" id="coach-chart" data-src="/game/{gid}/coach.svg" alt="expected final score per turn">\n'
+            f'<img class="chart" id="coach-chart" data-src="/game/{gid}/coach.svg" '
+            'alt="expected final score per turn">\n'
             f'<h4>Mistakes and blunders</h4>\n<ol id="coach-losses" data-game="{gid}"></ol>\n'
             '<p id="coach-note" class="note">the coach is at work...</p>\n')
 
