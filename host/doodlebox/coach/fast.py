@@ -84,6 +84,25 @@ class _Net:
         self.facing = facing
 
 
+    def draw(self, r: Rules, pieces: list[int], i: int, bits: int) -> tuple[list[int], tuple]:
+        """Drawing `bits` on empty square i, as if made: the roads it joins, and the joined road's
+        (length, houses, open ends) (policy._Net.draw on a Sim)."""
+        joined: list[int] = []
+        own: list[int] = []
+        seg = self.seg
+        for side, j in r.nbs[i]:
+            if bits & side:
+                pj = pieces[j]
+                if pj & _OPP[side]:
+                    if seg[j] not in joined:
+                        joined.append(seg[j])
+                elif not pj:
+                    own.append(j)
+        nl, nh, ne = self.length, self.houses, self.ends
+        return joined, (1 + sum(nl[x] for x in joined), sum(nh[x] for x in joined),
+                        own + [e for x in joined for e in ne[x] if e != i])
+
+
 _FREE: dict[tuple, list[int]] = {}
 
 
@@ -243,23 +262,7 @@ class FastPlan:
         s -= k.off * (level - best)
         if level == best:
             s += k.many * math.log2(kept / count)
-        # net.draw: the roads joined, the joined road's length, houses and open ends
-        joined: list[int] = []
-        own: list[int] = []
-        seg = net.seg
-        for side, j in r.nbs[i]:
-            if bits & side:
-                pj = pieces[j]
-                if pj & _OPP[side]:
-                    if seg[j] not in joined:
-                        joined.append(seg[j])
-                elif not pj:
-                    own.append(j)
-        nl = net.length
-        nh = net.houses
-        ne = net.ends
-        merged = (1 + sum(nl[x] for x in joined), sum(nh[x] for x in joined),
-                  own + [e for x in joined for e in ne[x] if e != i])
+        joined, merged = net.draw(r, pieces, i, bits)
         jt = tuple(joined)
         hot, shp, owned = sim.hot, sim.shp, sim.owned
         if r.scoring[i]:

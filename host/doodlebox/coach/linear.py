@@ -132,22 +132,7 @@ class LinearPlan(FastPlan):
         phi[7] = -(level - best)
         if level == best:
             phi[8] = math.log2(kept / count)
-        joined: list[int] = []
-        own: list[int] = []
-        seg = net.seg
-        for side, j in r.nbs[i]:
-            if bits & side:
-                pj = pieces[j]
-                if pj & _OPP[side]:
-                    if seg[j] not in joined:
-                        joined.append(seg[j])
-                elif not pj:
-                    own.append(j)
-        nl = net.length
-        nh = net.houses
-        ne = net.ends
-        merged = (1 + sum(nl[x] for x in joined), sum(nh[x] for x in joined),
-                  own + [e for x in joined for e in ne[x] if e != i])
+        joined, merged = net.draw(r, pieces, i, bits)
         hot, shp, owned = sim.hot, sim.shp, sim.owned
         if r.scoring[i]:
             hotel = r.hotel[i]
