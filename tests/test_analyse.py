@@ -3,7 +3,7 @@
 being played. Fixed seeds and a fixed number of playouts (`playouts=`) throughout, so that no
 test can fail by the search's noise: every best move is legal in its state, no loss is negative,
 the analysis's own move loses 0, a bad move built by hand is flagged, --json has its fields,
-Puzzle and Deadly Doodles get their one line."""
+Puzzle gets its one line; the same for Deadly Doodles' placements (every player's)."""
 from __future__ import annotations
 
 import json
@@ -157,11 +157,63 @@ def test_text_has_a_table_per_player_and_the_totals(capsys):
     assert "P2" in out and "\nP1 " not in out
 
 
-@pytest.mark.parametrize("name", ["puzzle-base.json", "deadly-duel.json"])
-def test_puzzle_and_deadly_doodles_have_nothing_to_analyse(capsys, name):
-    code, out, err = run(capsys, "analyse", str(GOLDEN / name))
+def test_puzzle_has_nothing_to_analyse(capsys):
+    code, out, err = run(capsys, "analyse", str(GOLDEN / "puzzle-base.json"))
     assert code == 0 and err == ""
     assert len(out.strip().splitlines()) == 1 and "nothing to analyse" in out
+
+
+# -- Deadly Doodles: every placement and Trap, random playouts (coach/deadly.py) -----------------------
+def test_deadly_doodles_every_players_placements_are_analysed():
+    rp, game = replay_file(GOLDEN / "deadly-duel.json")
+    a = analysis.analyse(rp, game.name, playouts=PLAYOUTS)
+    check(a)
+    todo = analysis.placements_of(rp.state)
+    assert len(a.turns) == len(todo)
+    placed = [(who, act) for who, act in rp.state.history if who >= 0 and act.kind != "done"]
+    assert [(t.player, t.played_action) for t in a.turns] == placed
+    assert {t.player for t in a.turns} == {0, 1}
+    assert [s["turns"] for s in a.summary()] == [sum(1 for w, _ in placed if w == p) for p in (0, 1)]
+    assert a.hindsight is None and a.edition == "deadly" and a.totals == rp.state.scores()
+
+
+def test_deadly_doodles_the_analysis_own_placement_loses_nothing():
+    rp, _ = replay_file(GOLDEN / "deadly-traps.json")
+    todo = analysis.placements_of(rp.state)
+    for k, (before, who, played) in enumerate(todo[:3] + todo[40:42] + todo[-3:]):
+        d = analysis.decide(before, who, played, seed=k, playouts=2)
+        assert d.best.action in before.legal_actions(who)
+        again = analysis.decide(before, who, d.best.action, seed=k, playouts=2)
+        assert again.lost == 0, (k, again.best.text, again.played)
+        assert again.played is not None and again.played.value == again.best.value
+
+
+def test_deadly_doodles_the_worst_placement_is_marked():
+    """The first decision of tests/golden/deadly-solo.json, played with the legal action the
+    search values lowest on the same playouts."""
+    from doodlebox.coach import search
+
+    rp, _ = replay_file(GOLDEN / "deadly-solo.json")
+    before, who, _ = analysis.placements_of(rp.state)[0]
+    evals = search.evaluate(before, who, rng=random.Random(7), playouts=8)
+    worst = evals[-1]
+    d = analysis.decide(before, who, worst.action, seed=7, playouts=8)
+    assert d.lost == pytest.approx(evals[0].value - worst.value)
+    assert analysis.mark(d.lost) != "", (d.lost, d.best.text)
+    assert d.best.action != worst.action and d.played is not None and d.played.text == str(worst.action)
+
+
+def test_deadly_doodles_text_and_json_with_a_time_budget(capsys):
+    path = str(GOLDEN / "deadly-duel.json")
+    code, out, err = run(capsys, "analyse", path, "--budget", "0.01", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["edition"] == "deadly" and data["hindsight"] is None and data["playouts"] is None
+    assert {t["player"] for t in data["turns"]} == {0, 1}
+    assert all(t["lost"] >= 0 and t["played"].startswith("card ") for t in data["turns"])
+    code, out, err = run(capsys, "analyse", path, "--budget", "0.01", "--player", "2")
+    assert code == 0, err
+    assert "within 2 of the best" in out and "cards " in out and "\nP1 " not in out and "P2" in out
 
 
 def test_hint_names_a_legal_move_for_the_player_to_act(db, capsys):

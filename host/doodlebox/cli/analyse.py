@@ -15,8 +15,10 @@ from doodlebox.errors import InputError
 
 NOT_ANALYSED = {
     "puzzle": "Doodle Puzzle is a drawing game: there are no moves to value, nothing to analyse",
-    "deadly": "Deadly Doodles' card placements are outside the coach's search (docs/coach.md): nothing to analyse",
 }
+NO_HINT = (*NOT_ANALYSED, "deadly")     # Deadly Doodles' placements are analysed after the game only
+TALLIES = ("Deadly Doodles recorded with tallies: the path segments were drawn on paper, "
+           "there are no placements to value, nothing to analyse")
 
 
 def _replay(args: argparse.Namespace) -> tuple[Any, Any, str]:
@@ -48,6 +50,9 @@ def analyse(args: argparse.Namespace) -> int:
     rp, game, label = _replay(args)
     if game.edition in NOT_ANALYSED:
         print(f"{label}: {NOT_ANALYSED[game.edition]}")
+        return 0
+    if getattr(rp.state.game, "tallies", False):
+        print(f"{label}: {TALLIES}")
         return 0
     n = len(rp.record.players)
     if args.player is not None and not 1 <= args.player <= n:
@@ -125,7 +130,7 @@ def hint(args: argparse.Namespace) -> int:
         store.close()
     rec, game = read_record(data, f"game {gid}")
     state = game.replay(rec).state
-    if game.edition in NOT_ANALYSED:
+    if game.edition in NO_HINT:
         raise InputError(f"game {gid}: {game.name}: hints are for the dice editions")
     if state.is_chance_node() or state.is_terminal():
         raise InputError(f"game {gid}: no player is to move (" + ("the dice are to be rolled" if state.is_chance_node()

@@ -1,7 +1,8 @@
 """The coach after the game and at the table: every turn of a dice game valued against the
 search's best move with the same dice (`doodlebox analyse`), a solo game's hindsight best on the
 same rolls, and the hint for the player to act (`doodlebox hint`). Built on search.evaluate
-only (docs/coach.md, "The analysis").
+only (docs/coach.md, "The analysis"). Deadly Doodles' placements are valued the same way, on
+random playouts and deadly.narrow's screen (docs/coach.md, "Scope").
 
 A turn is the state before the player's move (rebuilt from the record's history) and what the
 player did: the engine action and, where a drawing let them choose, the value circled (R10).
@@ -20,9 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from doodlebox.coach import search
+from doodlebox.coach import deadly, search
 from doodlebox.coach.policy import policy_for
 from doodlebox.rules.api import CHANCE, State
+from doodlebox.rules.deadly import engine as deadly_rules
 from doodlebox.rules.dice import engine as dice
 
 ANALYSE_BUDGET_S = 0.2   # `doodlebox analyse`'s time per decision (a 3-player City game: 15-25 s)
@@ -45,7 +47,10 @@ def mark(lost: float) -> str:
 # -- a move in words ---------------------------------------------------------------------------
 def move_text(state: State, action: Any, circle: int | None = None) -> str:
     """A dice move as a player reads it at the table: "take die 3 (the 5) -> row 5, column 2
-    (hotel), draw NS; circle 4"; `state` is the state before it."""
+    (hotel), draw NS; circle 4"; `state` is the state before it. A Deadly Doodles move as the
+    engine words it: "card 12 at C4 opening N E"."""
+    if isinstance(state, deadly_rules.State):
+        return str(action)
     assert isinstance(state, dice.State)
     lay = state.game.layout
     if action.kind == "circle":
@@ -127,15 +132,18 @@ def _circles(after: State, who: int, budget_s: float, seed: int, playouts: int |
 def decide(state: State, who: int | None = None, played: Any = None, circle: int | None = None, *,
            budget_s: float = ANALYSE_BUDGET_S, seed: int = 0, playouts: int | None = None) -> Decision:
     """Value the decision of `who` (default: the player to act) in `state` (a dice edition's
-    phase TURN or CIRCLE): the best move with its circle, `played` (with the value `circle`d
-    after it, if any) on the same playouts, the next best, the points lost by the played move.
+    phase TURN or CIRCLE; or a Deadly Doodles placement: deadly.narrow's actions, random
+    playouts): the best move with its circle, `played` (with the value `circle`d after it, if
+    any) on the same playouts, the next best, the points lost by the played move.
     `seed` fixes the playouts' dice; `playouts` instead of `budget_s` gives every plan exactly
     that many (deterministic)."""
     who = state.current_player() if who is None else who
     legal = state.legal_actions(who)
     rng = random.Random(seed)
-    share = 0.0 if playouts is not None else budget_s * CIRCLE_SHARE
-    actions = _narrow(state, legal, played)
+    placing = isinstance(state, deadly_rules.State)      # Deadly Doodles: no circle, its own screen
+    share = 0.0 if playouts is not None or placing else budget_s * CIRCLE_SHARE
+    actions = (deadly.narrow(state, who, legal, played, budget_s, playouts, seed) if placing
+               else _narrow(state, legal, played))
     evals = search.evaluate(state, who, budget_s - share, rng, playouts=playouts, actions=actions)
     # best first, and of equal values the one searched most: a plan screened out after one playout
     # may tie with the best (search._report), and the best is the one valued on the most playouts
@@ -280,12 +288,55 @@ def turns_of(state: dice.State) -> list[tuple[dice.State, int, Any, int | None]]
     return out
 
 
+def placements_of(state: deadly_rules.State) -> list[tuple[deadly_rules.State, int, Any]]:
+    """(the state before, player, action) for every placement and Trap of every player of a
+    played Deadly Doodles game (its history replayed from a new state; DONE, which the engine
+    allows only when nothing can be drawn, is no decision)."""
+    s = state.game.new_state()
+    out: list[tuple[deadly_rules.State, int, Any]] = []
+    for who, a in state.history:
+        if who != CHANCE and a.kind != "done":
+            out.append((s.clone(), who, a))
+        s.apply_unchecked(a, who)
+    return out
+
+
+def cards_text(state: deadly_rules.State, who: int) -> str:
+    """The cards `who` may still draw this round: "cards 3 17 22"."""
+    return "cards " + " ".join(str(c) for c in state.open_cards(who))
+
+
+def _analyse_deadly(rp: Any, game_name: str, player: int | None, budget_s: float, seed: int,
+                    playouts: int | None, progress: Callable[[int, int], None] | None) -> Analysis:
+    t0 = time.perf_counter()
+    state = rp.state
+    todo = placements_of(state)
+    out: list[Turn] = []
+    for k, (before, who, a) in enumerate(todo):
+        if progress is not None:
+            progress(k, len(todo))
+        if player is not None and who != player:
+            continue
+        d = decide(before, who, a, budget_s=budget_s, seed=seed * 100003 + k, playouts=playouts)
+        mine = d.played
+        assert mine is not None
+        out.append(Turn(who, before.round, cards_text(before, who), mine.text, d.best.text, mine.points,
+                        d.best.points, d.lost, mark(d.lost), d.forced, a, None, d.best.action, None, before))
+    analysis = Analysis(state.game.edition, game_name, list(rp.record.players), list(state.scores()),
+                        state.is_terminal(), budget_s, playouts, 0.0, out)
+    analysis.seconds = time.perf_counter() - t0
+    return analysis
+
+
 def analyse(rp: Any, game_name: str = "", player: int | None = None, budget_s: float = ANALYSE_BUDGET_S,
             seed: int = 1, playouts: int | None = None, hindsight_s: float | None = None,
             progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Every turn of a replayed dice game (rules/common.Replay), or of `player` (0-based) only.
     Turn k's playouts are seeded `seed` * 100003 + k. A solo game also gets its hindsight best
-    (hindsight(): `hindsight_s` its time, default HINDSIGHT_S; 0 for none)."""
+    (hindsight(): `hindsight_s` its time, default HINDSIGHT_S; 0 for none). A Deadly Doodles
+    game (not recorded with tallies): every placement and Trap of every player, no hindsight."""
+    if isinstance(rp.state, deadly_rules.State):
+        return _analyse_deadly(rp, game_name, player, budget_s, seed, playouts, progress)
     t0 = time.perf_counter()
     state = rp.state
     assert isinstance(state, dice.State)
