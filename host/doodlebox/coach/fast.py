@@ -9,7 +9,7 @@ import math
 import random
 from bisect import bisect_right
 
-from doodlebox.coach.policy import Plan, PlanPolicy, Weights, square_reach
+from doodlebox.coach.policy import Plan, PlanPolicy, Weights, side_value, square_reach
 from doodlebox.coach.sim import _OPP, CIRCLE, ROLL, START, TURN, Rules, Sim, action, move_of
 from doodlebox.rules.dice import engine as dice
 
@@ -234,23 +234,7 @@ class FastPlan:
         return best
 
     def _sides(self, r: Rules, pieces: list[int], i: int, bits: int) -> float:
-        w = self.w
-        s = 0.0
-        sides = 0
-        for side, j in r.nbs[i]:
-            pj = pieces[j]
-            back = _OPP[side]
-            if bits & side:
-                sides += 1
-                if not pj:
-                    s += w.open
-                elif pj & back:
-                    s += w.connect
-                else:
-                    s += w.dead
-            elif pj & back:
-                s += w.block
-        return s + (2 - sides) * w.dead
+        return side_value(self.w, r.nbs[i], pieces, bits)
 
     def _draw(self, sim: Sim, r: Rules, net: _Net, base: float, i: int, bits: int, t, lv, best: int, count: int,
               keep_h: float, keep_s: float, may_end: bool) -> float:

@@ -143,25 +143,8 @@ class DicePolicy:
         return best
 
     def _sides(self, b: Board, pieces: list[int], i: int, bits: int) -> float:
-        """The side features of `bits` drawn in square i: each side open, joined, dead or
-        blocking, and the sides facing the edge (both policies)."""
-        w = self.w
-        s = 0.0
-        sides = 0
-        for side, j in b.nbs[i]:
-            pj = pieces[j]
-            back = _OPP[side]
-            if bits & side:
-                sides += 1
-                if not pj:
-                    s += w.open
-                elif pj & back:
-                    s += w.connect
-                else:
-                    s += w.dead
-            elif pj & back:
-                s += w.block
-        return s + (2 - sides) * w.dead
+        """The side features of `bits` drawn in square i (both policies): side_value."""
+        return side_value(self.w, b.nbs[i], pieces, bits)
 
     def _draw(self, state: dice.State, p: int, sheet: dice.Sheet, b: Board, i: int, bits: int,
               keep: dict[str, float]) -> float:
@@ -351,6 +334,28 @@ class PlanPolicy(DicePolicy):
         hotel = track == "hotel"
         return square_reach(net, hotel, self.plan.reach if hotel else self.plan.houses, j, drawn, joined, merged,
                             plus_house)
+
+
+def side_value(w: Weights, nbs: Any, pieces: list[int], bits: int) -> float:
+    """The side features of `bits` drawn in a square whose neighbours are `nbs` ((side, square)
+    pairs, the board's or a sim.Sim's): each side open, joined, dead or blocking, and the sides
+    facing the edge."""
+    s = 0.0
+    sides = 0
+    for side, j in nbs:
+        pj = pieces[j]
+        back = _OPP[side]
+        if bits & side:
+            sides += 1
+            if not pj:
+                s += w.open
+            elif pj & back:
+                s += w.connect
+            else:
+                s += w.dead
+        elif pj & back:
+            s += w.block
+    return s + (2 - sides) * w.dead
 
 
 def square_reach(net: Any, hotel: bool, grow: float, j: int, drawn: int = -1, joined: tuple[int, ...] = (),
