@@ -43,6 +43,8 @@ SLOW = {
     "test_console_puzzle::test_random_games_agree_with_the_engine",
     "test_console_deadly::test_a_whole_game_in_the_vm_sends_the_same_events",
     "test_console_hint::test_the_chord_in_a_city_game_on_the_virtual_console_shows_the_pcs_hint",
+    "test_console_bots::test_the_pcs_seats_play_a_city_game_on_the_virtual_console",
+    "test_console_bots::test_the_pc_plays_whole_games_of_every_dice_edition_and_the_record_is_valid",
     "test_console_record::test_random_games_round_trip_through_the_console_log",
     "test_console_record::test_export_writes_a_record_that_validate_score_and_render_read",
     "test_console_record::test_export_of_a_broken_game_an_unknown_one_or_an_empty_database_is_one_line_and_exit_2",
@@ -109,6 +111,7 @@ LONGEST_FIRST = (
     "test_power_cut", "test_faults", "test_console_record", "test_e2e", "test_flash", "test_web_limits",
     "test_games_cli", "test_power_up_vm", "test_console_puzzle", "test_vm_faults", "test_game_api", "test_web",
     "test_console_record_v4", "test_panel_scores", "test_cli_input", "test_selftest", "test_ports",
+    "test_console_bots",    # whole games of every dice edition played by the PC's seats (~70)
 )
 
 

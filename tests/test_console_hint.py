@@ -237,9 +237,9 @@ def _legal(state, text):
 
 
 def test_the_pc_answers_with_a_legal_move_of_the_player_to_act(tmp_path):
+    from doodlebox.console_coach import hint_text
     from doodlebox.console_record import to_record
     from doodlebox.rules.games import read_record
-    from doodlebox.runner import hint_text
     from test_console_record import city_events
 
     events = city_events()[:8]                 # round 1: P1 took a die; P2 is to move
@@ -259,7 +259,7 @@ def test_the_pc_answers_with_a_legal_move_of_the_player_to_act(tmp_path):
 
 
 def test_the_pc_says_why_there_is_no_hint(tmp_path):
-    from doodlebox.runner import hint_text
+    from doodlebox.console_coach import hint_text
     from test_console_record import city_events
 
     events = city_events()[:6]                 # the start roads: ROLL is next
@@ -276,9 +276,9 @@ def test_the_pc_says_why_there_is_no_hint(tmp_path):
 
 
 def test_the_link_thread_answers_a_hint_request_from_its_own_thread(tmp_path):
+    from doodlebox.console_coach import Coach
     from doodlebox.link.frames import decode
     from doodlebox.link.session import Console
-    from doodlebox.runner import _Hinter
     from test_console_record import city_events
 
     _store_with(tmp_path, city_events()[:8]).close()
@@ -295,7 +295,7 @@ def test_the_link_thread_answers_a_hint_request_from_its_own_thread(tmp_path):
             def send(msg):
                 sent.append(msg)
 
-    hinter = _Hinter(Owner)                    # type: ignore[arg-type]
+    hinter = Coach(Owner)                      # type: ignore[arg-type]
     hinter.warm()                              # (a `game` with hints on: the coach loaded meanwhile)
     began = time.monotonic()
     hinter.add(Console(UID, "0.7.0", 1), {"t": "hint?", "g": 1, "s": 8})

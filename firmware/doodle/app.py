@@ -16,8 +16,9 @@ from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.7.0"
+FW_VERSION = "0.8.0"
 NOTICE_MS = const(3000)
+_BOT_PACE_MS = const(2500)   # a PC's seat's move is shown this long before the next one is asked
 _LINK_TIMEOUT_MS = const(5000)
 
 
@@ -54,7 +55,7 @@ class App:
         self.edition = "city"
         self.players = 3
         self.control = False
-        self.opts = {}  # type: dict[str, str]  # the card games' options: lobby.load sets each to its default
+        self.opts = {}  # type: dict[str, str | int]  # the lobby's options (lobby.load): the card games', hint, pc
         self._game_ver = -1       # its version the screen was made for
         self._base = []  # type: list[str]  # doodle modules loaded before the game: kept after it
         self.pc = None            # the PC's last score message: (g, r, totals, bad, why, the store's id)
@@ -81,6 +82,7 @@ class App:
         self._link = [-1, -1, ""]  # type: list  # (link up, events held, the line): link_line()'s cache
         self.collect_wanted = False   # a heavy step waits for a collection at the top level
         self._after = None            # ... this one ("start", "close" or "final")
+        self._bot = [-1, 0]           # the PC's seats (doodle/bot.py): the turn asked for, when shown
         _module("lobby").load(self, store)
         for k in sys.modules:      # (a loop: a comprehension's code would stay, RAM)
             if k.startswith("doodle.") and k != "doodle.lobby":
@@ -92,7 +94,7 @@ class App:
     def button(self, name, now):
         self.now = now
         self.screen_rev += 1
-        if self._told == "hint":   # the PC's hint is shown until the next press
+        if self._told == "hint" or self._told == "bot":   # the PC's hint (move) is shown until a press
             self._notice_until = now
         g = self.game
         if self._after is not None:
@@ -158,6 +160,8 @@ class App:
                 self._pc_score(msg)
             elif t == "hint":
                 _module("hint").got(self, msg, now)
+            elif t == "bot":
+                _module("bot").got(self, msg, now)
             else:
                 self._tx.append(link.encode({"t": "err", "why": "unexpected " + str(t)[:32]}))
 
@@ -166,8 +170,8 @@ class App:
         self.dice_.tick(now)
         if self._notice_until and now >= self._notice_until:
             self._notice_until = 0
-            if self._told == "hint?":      # the PC did not answer the hint's request in time
-                _module("hint").late(self, now)
+            if self._told == "hint?" or self._told == "bot?":   # the PC did not answer in time
+                _module(self._told[:-1]).late(self, now)
             else:
                 self.notice = self._told = ""
                 self.screen_rev += 1
@@ -182,6 +186,13 @@ class App:
             self._heard(g)
             if not over and g.over():
                 self._ended()
+            k = self.opts.get("pc")     # the PC's seats: the last k (doodle/bot.py), asked for once the
+            j = self.journal            # PC holds the turn before (every event of this boot acknowledged)
+            if k and g.claiming() and g.current() >= g.players - k and self._after is None and not self.confirm_end:
+                b = self._bot
+                if (b[0] != g.version * 2 + (1 if up else 0) and (not up or j.first() == j.next)
+                        and (self._told != "bot" or now - b[1] >= _BOT_PACE_MS)):
+                    _module("bot").ask(self, now)
         j = self.journal
         if not j.boot_saved and not j.loading:   # nothing is written or sent meanwhile
             j.save_boot(now)

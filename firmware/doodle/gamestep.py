@@ -25,9 +25,16 @@ def new_game(app, emit):
     app.games += 1
     app.pc = None
     app._game_ver = -1
-    # with hints on, the `game` event says so (docs/protocol.md, `game.hint`): only that event
-    g = _module(name).begin(app, opts, (lambda ev: emit(dict(ev, hint=1) if ev["k"] == "game" else ev))
-                            if "hint" in app.opts else emit)
+    # with hints on, or the PC's seats, the `game` event says so (docs/protocol.md, `game.hint`,
+    # `game.bots`): only that event
+    more = {}  # type: dict[str, object]
+    if "hint" in app.opts:
+        more["hint"] = 1
+    k = app.opts.get("pc")
+    if k:
+        more["bots"] = list(range(app.players - k, app.players))
+    g = _module(name).begin(app, opts, (lambda ev: emit(dict(ev, **more) if ev["k"] == "game" else ev))
+                            if more else emit)
     g.emit = emit
     _module(g.VIEW)
     return g

@@ -5,7 +5,9 @@
 # players, options and limits are doodle/games.py, generated from the PC's specs
 # (host/doodlebox/rules/*/spec.py, docs/adding-a-game.md): none of them is written here. Hints
 # (the PC's, asked for with MENU+PASS in a game: doodle/hint.py) are the table's choice, not a
-# game's: MENU in a dice edition's lobby, kept as app.opts["hint"] ("on"; absent: off).
+# game's: MENU in a dice edition's lobby, kept as app.opts["hint"] ("on"; absent: off). So are
+# the PC's seats (doodle/bot.py): D6 in a dice edition's lobby gives the PC the last 1, 2, ...
+# seats, then none again, kept as app.opts["pc"] (how many; absent: none).
 import json
 
 from doodle.app import _drop
@@ -75,8 +77,11 @@ def _fit(app):
     app.players = min(high, max(low, app.players))
     if kind != _CONTROL:
         app.control = False
-    if kind == _CARDS:          # the coach hints in the dice editions only (docs/coach.md)
+    if kind == _CARDS:          # the coach hints and plays in the dice editions only (docs/coach.md)
         app.opts.pop("hint", None)
+        app.opts.pop("pc", None)
+    elif app.opts.get("pc", 0) > app.players:
+        app.opts["pc"] = app.players
     lim = _broken(ks, app.opts, app.players)
     while lim is not None:
         k = _opts()[lim[0]]
@@ -95,6 +100,13 @@ def button(app, name):
         _fit(app)
     elif name in ("D1", "D2", "D3", "D4", "D5", "D6"):
         n = ord(name[1]) - 48                                # D3: 3 players
+        if n == 6 and kind != _CARDS:                        # the PC's seats: the last 1, 2, ... or none
+            k = o.get("pc", 0) + 1
+            if k > app.players:
+                o.pop("pc", None)
+            else:
+                o["pc"] = k
+            return None
         if n == 6 and high > 6 and app.players >= 6:
             n = app.players + 1 if app.players < high else 6   # D6 again: 7, 8, back to 6
         if n < low or n > high:
@@ -105,6 +117,8 @@ def button(app, name):
         if lim is not None:
             return lim[4]                                    # behave_8
         app.players = n
+        if o.get("pc", 0) > n:                               # the PC's seats: at most every seat
+            o["pc"] = n
     elif name == "PASS" or name == "MENU":
         j = 0 if name == "PASS" else 1
         if j < len(ks):                                      # the next choice these players may take
@@ -144,6 +158,9 @@ def screen(app, link_line):
         lines.append("%s: %s" % (c[0], "(6x6: always)" if kind != _CONTROL else (
             c[2] + "   (PASS)" if app.control else c[1] + "  (PASS)")))
         lines.append("Hints: %s   (MENU)" % ("on " if "hint" in o else "off"))
+        k = o.get("pc", 0)
+        lines.append("PC plays: %s   (D6)" % (" ".join(["P%d" % p for p in range(app.players - k + 1, app.players + 1)])
+                                             if k else "none"))
     lines.append("")
     lines.append("ROLL to start")
     lines.append("!" + app.notice if app.notice else "")
@@ -170,6 +187,8 @@ def load(app, store):
         app.control = s.get("control") is True
         if s.get("hint") == "on":
             o["hint"] = "on"
+        if s.get("pc") in range(1, 9):
+            o["pc"] = s["pc"]
         for k in opts:
             if s.get(k[0]) in k[2]:
                 o[k[0]] = s[k[0]]

@@ -71,6 +71,7 @@ class ConsoleGame:
         self.ended: int | None = None
         self.early = False        # its `end` says the table stopped it (ruling G1)
         self.hints = False        # its `game` says the table turned the PC's hints on (a dice edition's)
+        self.bots: list[int] = []  # ... and the seats the PC played (docs/console.md, "The PC's seats")
         self.taken = 0
 
     def take(self, seq: int, e: dict, origin: tuple[int, int]) -> None:
@@ -107,6 +108,8 @@ class ConsoleGame:
                 raise ev.bad(f"{ed!r} is not a game ({', '.join(BY_EDITION)})")
             self.game = BY_EDITION[ed](ev)
             self.hints = e.get("hint") == 1 and isinstance(self.game, DiceRecord)
+            if isinstance(self.game, DiceRecord):
+                self.bots = list(e.get("bots") or ())
             return
         if kind == "game":
             raise ev.bad("a second start of the same game")
@@ -120,13 +123,16 @@ class ConsoleGame:
 
     def record(self) -> dict:
         """The record of the events taken; a game the table ended with MENU says "ended": "early"
-        (ruling G1, rules/ending.py), a dice game played with the PC's hints "hints": true."""
+        (ruling G1, rules/ending.py), a dice game played with the PC's hints "hints": true, and with
+        the PC's seats "bots": their players (0-based)."""
         assert self.game is not None
         out = self.game.record(self.label)
         if self.early:
             out[ending.FIELD] = ending.FIELD_EARLY
         if self.hints:
             out["hints"] = True
+        if self.bots:
+            out["bots"] = list(self.bots)
         return out
 
     def so_far(self) -> dict:

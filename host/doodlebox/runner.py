@@ -22,9 +22,9 @@ from collections.abc import Callable
 
 import serial
 
+from doodlebox.console_coach import Coach
 from doodlebox.console_record import ConsoleLogError
 from doodlebox.errors import DoodleboxError
-from doodlebox.link import frames
 from doodlebox.link.session import RETRY_FIRST, RETRY_MAX, Console, HostLink, LinkError, OtherConsole
 from doodlebox.livegame import SCORED, LiveGames, Verdict
 from doodlebox.ports import Follow, UsbPort, Watch, open_port
@@ -68,7 +68,7 @@ class LinkThread:
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="host-link", daemon=True)
         self._checker = _Checker(self)
-        self._hinter = _Hinter(self)
+        self._coach = Coach(self)      # the console's hint? and bot? (console_coach.py)
         self.sent_hints = 0
 
     def start(self) -> LinkThread:
@@ -89,7 +89,7 @@ class LinkThread:
             return
         self._thread.join(timeout=5)
         self._checker.stop()
-        self._hinter.stop()
+        self._coach.stop()
 
     def _fail(self, text: str) -> None:
         if self.error is None:
@@ -197,7 +197,7 @@ class LinkThread:
     def _session(self, port, store: Store, path: str) -> None:
         follow = self.follow
         self.link = HostLink(port, store, on_event=self._stored, on_note=self.on_note, stopping=self._stop.is_set,
-                             expect_uid=follow.expect_uid(), on_hint=self._hinter.add)
+                             expect_uid=follow.expect_uid(), on_ask=self._coach.add)
         console = self.link.handshake(self.handshake_timeout)
         if self.sessions and follow.uid == console.uid:
             self.on_note(f"console {console.uid} back on {path}")
@@ -225,8 +225,8 @@ class LinkThread:
         except Exception:      # the printout's numbers are a help: never a reason to stop the link
             shown = event
         self.events.put(shown)
-        if event.get("k") == "game" and event.get("hint") == 1:
-            self._hinter.warm()           # the table may ask for hints: the coach loaded now
+        if event.get("k") == "game" and (event.get("hint") == 1 or event.get("bots")):
+            self._coach.warm()            # the table may ask for hints or moves: the coach loaded now
         if event.get("k") in SCORED:
             self._checker.add(console.uid, boot, seq, event)
 
@@ -548,150 +548,3 @@ class _Checker:
                     owner.on_note(f"the PC's validation failed ({exc!r}); the link goes on")
         finally:
             store.close()
-
-
-# -- the console's hints (docs/console.md, "Hints"; docs/protocol.md `hint?`) -----------------------
-HINT_BUDGET_S = 0.5     # s: the search's time for a hint, less the waiting: `doodlebox hint`'s
-#                         (coach/analysis.HINT_BUDGET_S), whose p95 is ~0.8 s (make bench: the search
-#                         overruns its budget on a turn of many plans), so the answer comes within 1 s
-HINT_WAIT_S = 0.3       # s: the most a hint waits for the events the console made before it asked
-HINT_LEAST_S = 0.15     # s: the search's time at least, however long the wait was
-
-
-class _Hinter:
-    """The hints' thread: the console's `hint?` is answered with `hint` (a short text for its
-    panel) within ~1 s: the game's record as stored (waiting up to HINT_WAIT_S for the event
-    `s` the console had made when it asked), replayed, and the player to act's best move by the
-    coach's search (coach/analysis.decide, what `doodlebox hint` runs) in HINT_BUDGET_S. The link
-    thread only hands the request over, so it goes on reading and acknowledging meanwhile."""
-
-    def __init__(self, owner: LinkThread):
-        self.owner = owner
-        self._queue: queue.Queue = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def add(self, console, msg: dict) -> None:
-        """A `hint?` of `console` (called in the link thread: returns at once)."""
-        self._queue.put((console.uid, console.boot, msg, time.monotonic()))
-        self._start()
-
-    def warm(self) -> None:
-        """A game begun with hints on: the coach loaded now (~0.5 s), not at the first hint."""
-        self._queue.put(())
-        self._start()
-
-    def _start(self) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="host-hints", daemon=True)
-                self._thread.start()
-
-    def stop(self) -> None:
-        with self._lock:
-            thread = self._thread
-        if thread is not None:
-            self._queue.put(None)
-            thread.join(timeout=5)
-
-    def _run(self) -> None:
-        owner = self.owner
-        store = None
-        try:
-            while True:
-                item = self._queue.get()
-                if item is None:
-                    return
-                if not item:
-                    _warm()
-                    continue
-                uid, boot, msg, asked = item
-                try:
-                    if store is None:
-                        store = Store(owner.db_path, timeout=5.0)
-                    text = hint_text(store, uid, boot, msg["g"], msg["s"], asked)
-                except Exception as exc:   # the hint is a help: what goes wrong is a note, never the link's end
-                    owner.on_note(f"the PC's hint failed ({exc!r}); the link goes on")
-                    text = "no hint: the PC failed (see its log)"
-                link = owner.link
-                if link is None:
-                    continue
-                try:
-                    link.send(frames.hint(msg["g"], text))
-                    owner.sent_hints += 1
-                except (serial.SerialException, OSError):
-                    pass       # the console went away; the link thread says so
-        finally:
-            if store is not None:
-                store.close()
-
-
-def _warm() -> None:
-    """What a hint needs loaded and made once: the coach and a first search (its caches)."""
-    from doodlebox.coach import analysis
-    from doodlebox.console_record import to_record  # noqa: F401
-    from doodlebox.rules.common import FORMAT
-    from doodlebox.rules.games import read_record
-
-    data = {"format": FORMAT, "edition": "city", "players": ["P1", "P2"], "start": [2, 2, 1, 1, 2],
-            "rounds": [{"roll": {"column": 2, "white": [1, 3, 4]}}]}
-    try:
-        rec, game = read_record(data, "the hints' warm-up")
-        state = game.replay(rec).state
-        analysis.decide(state, state.current_player(), budget_s=0.05)
-    except Exception:        # a warm-up: the first hint then does it
-        pass
-
-
-def hint_text(store: Store, uid: str, boot: int, g: int, s: int, asked: float | None = None,
-              budget_s: float = HINT_BUDGET_S) -> str:
-    """The hint for game `g` of console `uid`'s `boot` as the console's panel shows it (at most
-    two lines of 23 characters): "Hint: D2 row 5 col 2: piece D4, circle 4", or why there is
-    none. `s`: the console's last event when it asked (waited for up to HINT_WAIT_S from `asked`)."""
-    from doodlebox.coach import analysis
-    from doodlebox.console_record import ConsoleLogError, to_record
-    from doodlebox.rules.dice import engine as dice
-    from doodlebox.rules.games import read_record
-
-    asked = time.monotonic() if asked is None else asked
-    while store.next_seq(uid, boot) <= s:
-        if time.monotonic() - asked >= HINT_WAIT_S:
-            return "no hint yet: the PC is still taking the moves"
-        time.sleep(0.02)
-    log = store.game_log_of(uid, boot, g)
-    if not log.events:
-        return "no hint: the PC has not this game"
-    try:
-        data = to_record(log)
-        rec, game = read_record(data, log.label())
-    except (ConsoleLogError, DoodleboxError) as exc:
-        return "no hint: " + str(exc).rsplit(": ", 1)[-1]
-    if game.edition == "puzzle":
-        return "no hint: a drawing game has no moves to value"
-    state = game.replay(rec).state
-    if not isinstance(state, dice.State):
-        return f"no hint: {game.name} is outside the coach"
-    if state.is_terminal():
-        return "no hint: the game is over"
-    if state.is_chance_node():
-        return "no hint: ROLL first"
-    left = budget_s - (time.monotonic() - asked)
-    d = analysis.decide(state, state.current_player(), budget_s=max(HINT_LEAST_S, left))
-    return move_hint(state, d.best.action, d.best.circle)
-
-
-def move_hint(state, action, circle: int | None = None) -> str:
-    """A dice move as the console's buttons enter it: the die's button, the square, then the
-    piece's legend face (its button), the floor (D0) or the house; and the value to circle."""
-    lay = state.game.layout
-    if action.kind == "pass":
-        return f"Hint: PASS, cross out a {lay.word('tree')}"
-    where = f"Hint: D{action.die} row {action.row} col {action.col}:"
-    if action.kind == "house":
-        what = f"cross a {lay.word('house')}"
-    elif action.kind == "floor":
-        what = "D0, a floor"
-    else:
-        faces = [f for f, piece in sorted(lay.legend.items()) if piece == action.piece]
-        what = f"piece D{faces[0]}" if faces else f"piece {action.piece}"
-    return f"{where} {what}" + (f", circle {circle}" if circle is not None else "")

@@ -196,6 +196,16 @@ def hint(g: int, text: str) -> dict:
     return {"t": "hint", "g": int(g), "text": short_ascii(text, schema.HINT_MAX)}
 
 
+def bot(g: int, p: int, m: list[int] | None, text: str) -> dict:
+    """The host's `bot` message (docs/protocol.md): the PC's move `m` for its seat `p` in game `g`
+    ([die, row, col, face, value], [] for a tree; None: no move, the table enters the turn) and
+    the panel's text for it."""
+    msg: dict = {"t": "bot", "g": int(g), "p": int(p), "text": short_ascii(text, schema.HINT_MAX)}
+    if m is not None:
+        msg["m"] = [int(x) for x in m]
+    return msg
+
+
 @dataclass
 class LineSplitter:
     """Cuts a byte stream into lines; over-long lines are dropped and reported."""

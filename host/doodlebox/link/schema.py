@@ -73,7 +73,8 @@ TOTALS = list_of(integer(-9999, 9999), 1, SEATS)
 COMMON: dict[str, Fields] = {
     "game": {"g": GAME, "ed": need(one_of(*EDITIONS)), "n": need(integer(1, SEATS)), "var": need(text(16)),
              **{key: maybe(one_of(*values)) for key, values in CARD_OPTIONS.items()},
-             "hint": maybe(integer(1, 1))},     # 1: the table turned hints on (firmware 0.7.0)
+             "hint": maybe(integer(1, 1)),      # 1: the table turned hints on (firmware 0.7.0)
+             "bots": maybe(list_of(integer(0, SEATS - 1), 1, SEATS))},   # the PC's seats (firmware 0.8.0)
     "refuse": {"g": GAME, "r": ROUND0, "p": ANY_SEAT, "i": need(integer(0, dice.SIZE)),
                "why": need(one_of(*EVERY_REFUSAL))},
     "end": {"g": GAME, "r": ROUND0, "why": need(one_of(*ENDINGS)), "p": need(TOTALS)},
@@ -120,6 +121,12 @@ def _game(e: dict, where: str) -> None:
             raise SchemaError(f"{where} has no {name!r} (a {ed} game has it)")
         if name not in own and name in e:
             raise SchemaError(f"{where} has a field {name!r}, which a {ed} game does not have")
+    bots = e.get("bots")
+    if bots is not None:
+        if ed not in DICE:
+            raise SchemaError(f"{where}.bots: the PC plays seats in the dice editions only, not in {ed}")
+        if bots != sorted(set(bots)) or bots[-1] >= e["n"]:
+            raise SchemaError(f"{where}.bots is {show(bots)}: seats of the game's {e['n']}, each once, in order")
 
 
 def check_event(e: object, where: str = "e") -> dict:
@@ -177,6 +184,7 @@ MESSAGES: dict[str, Fields] = {
     "err": {"why": need(text(200))},
     "test": {"step": need(one_of(*TEST))},
     "hint?": {"g": GAME, "s": need(integer(0))},
+    "bot?": {"g": GAME, "s": need(integer(0)), "p": ANY_SEAT},
     # host -> console
     "hi": {},
     "ack": {"boot": BOOT, "s": need(integer(0))},
@@ -184,6 +192,7 @@ MESSAGES: dict[str, Fields] = {
     "score": {"g": GAME, "r": ROUND0, "p": need(TOTALS), "bad": need(integer(0)), "why": need(text(60)),
               "id": maybe(integer(1))},
     "hint": {"g": GAME, "text": need(text(HINT_MAX))},
+    "bot": {"g": GAME, "p": ANY_SEAT, "m": maybe(list_of(integer(0, 99), 0, 5)), "text": need(text(HINT_MAX))},
 }
 
 

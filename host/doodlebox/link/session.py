@@ -67,9 +67,9 @@ class HostLink:
     stopping: Callable[[], bool] = lambda: False
     console: Console | None = None
     expect_uid: str | None = None        # a hello of another uid: OtherConsole (doodlebox log follows one)
-    # the console's `hint?` (docs/protocol.md): called in the link thread, must return at once
-    # (runner.py answers it from a thread of its own); None: the request is said and not answered
-    on_hint: Callable[[Console, dict], None] | None = None
+    # the console's `hint?` and `bot?` (docs/protocol.md): called in the link thread, must return at
+    # once (console_coach.py answers from a thread of its own); None: the request is said, not answered
+    on_ask: Callable[[Console, dict], None] | None = None
     counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0,
                                                   "refused": 0, "retries": 0})
 
@@ -221,11 +221,12 @@ class HostLink:
             self.on_note(f"self-test {msg['step']}: {details}")
         elif t == "err":
             self.on_note(f"the console refused a frame: {msg['why']}")
-        elif t == "hint?":
-            if self.on_hint is not None and self.console is not None:
-                self.on_hint(self.console, msg)
+        elif t == "hint?" or t == "bot?":
+            if self.on_ask is not None and self.console is not None:
+                self.on_ask(self.console, msg)
             else:
-                self.on_note(f"the console asked for a hint in game {msg['g']}: not answered here")
+                what = "a hint" if t == "hint?" else f"P{msg['p'] + 1}'s move"
+                self.on_note(f"the console asked for {what} in game {msg['g']}: not answered here")
         else:
             self.on_note(f"unexpected message type {t!r}")
 

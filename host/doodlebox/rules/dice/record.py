@@ -22,7 +22,7 @@ from doodlebox.rules.ending import read_ended
 # Every field each object of a dice record may have (docs/records.md, "Every field"); any other is
 # refused. The layout object is a data file with its own checker (rules/datafiles.py).
 FIELDS: KnownFields = {
-    "": ("format", "edition", "variant", "players", "layout", "start", "rounds", "ended", "hints"),
+    "": ("format", "edition", "variant", "players", "layout", "start", "rounds", "ended", "hints", "bots"),
     "rounds[]": ("roll", "turns"),
     "rounds[].roll": ("column", "white"),
     "rounds[].turns[]": ("player", "die", "at", "piece", "floor", "park", "pass", "circle"),
@@ -118,6 +118,10 @@ def parse(data: Any, source: str = "record") -> Record:
         raise bad("players" if "player" in str(exc) or "solo" in str(exc) else "variant", str(exc)) from None
     if data.get("hints", True) is not True:      # the console's hints were on (docs/console.md, "Hints")
         raise bad("hints", f"{data['hints']!r} is not true (the one value: hints were on at the table)")
+    bots = data.get("bots", [])        # the players the PC played at the console (docs/console.md)
+    if (not isinstance(bots, list) or any(type(b) is not int or not 0 <= b < len(players) for b in bots)
+            or bots != sorted(set(bots))):
+        raise bad("bots", f"{bots!r} is not a list of the players the PC played (0-based, each once, in order)")
     start = data.get("start")
     if not isinstance(start, list):
         raise bad("start", "is not a list of die faces, one per column")
