@@ -12,6 +12,7 @@
    same validation rates for Deadly Doodles and Doodle Puzzle.
 5. Live validation: the PC's verdict after event 10 and after event 130 of the same game,
    through `doodlebox log`'s path (livegame.LiveGames), and what a whole replay costs there.
+6. Hints end to end: the chord on the virtual console to the PC's answer on its panel (bench_console_hint.py).
 
 `.venv/bin/python tests/bench.py --only heap [--edition E ...] [--no-games | --no-power-up]`
 prints only the firmware's heap: whole games (1.) and the power-up with a full journal;
@@ -525,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
             bench_live_validation(tmp)
             return 0
         import bench_club
+        import bench_console_hint
 
         if args.only == "club":
             bench_club.bench()
@@ -541,6 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         journal_budget()
         bench_coach()
         bench_hints()
+        bench_console_hint.bench_console_hint(tmp)
     print(f"\nmachine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     return 0
 
