@@ -26,14 +26,6 @@ class BotTable(Table):
         while app.opts.get("pc", 0) != k:
             self.press("D6")
 
-    def start(self):
-        app = self.app
-        self.press("ROLL", 300)
-        assert app.game is not None
-        while app.game.phase <= 1:      # the start roads, then round 1
-            self.press("ROLL", 100)
-        return app.game
-
     def asked(self):
         return [m for m in self.sent if m["t"] == "bot?"]
 
@@ -177,29 +169,16 @@ class PcTable(BotTable):
         self.answers: list[dict] = []
         super().__init__()
 
-    def step(self, ms=20):
+    def heard(self, msg):
         from doodlebox.console_coach import bot_frame
 
-        app = self.app
-        end = self.now + ms
-        while self.now < end:
-            self.now += 20
-            if app.collect_wanted:
-                app.collected()
-            app.tick(self.now)
-            for line in app.serial_out().split(b"\n")[:-1]:
-                msg, why = link.decode(line + b"\n")
-                assert why is None, (why, line)
-                self.sent.append(msg)
-                if self.pc and msg["t"] == "ev":
-                    self.store.append(UID, msg["boot"], msg["s"], msg["e"])
-                    app.serial_in(link.encode({"t": "ack", "boot": msg["boot"], "s": msg["s"]}), self.now)
-                if self.pc and msg["t"] == "bot?":
-                    out = bot_frame(self.store, UID, 1, msg["g"], msg["s"], msg["p"], budget_s=0.02)
-                    self.answers.append(out)
-                    app.serial_in(link.encode(out), self.now)
-            if self.pc and self.now % 1000 == 0:
-                app.serial_in(link.encode({"t": "ack", "boot": 1, "s": 0}), self.now)
+        if msg["t"] == "ev":
+            self.store.append(UID, msg["boot"], msg["s"], msg["e"])
+        super().heard(msg)
+        if msg["t"] == "bot?":
+            out = bot_frame(self.store, UID, 1, msg["g"], msg["s"], msg["p"], budget_s=0.02)
+            self.answers.append(out)
+            self.app.serial_in(link.encode(out), self.now)
 
 
 @pytest.mark.parametrize("edition", DICE)
@@ -272,31 +251,11 @@ def test_the_pcs_seats_play_a_city_game_on_the_virtual_console(tmp_path):
     """The firmware in the VM, its pty read by the host's LinkThread (the one `doodlebox log`
     runs): both seats of a City game the PC's; the table rolls; the PC's moves are made at the
     console and stored."""
-    from doodlebox.runner import LinkThread
     from doodlebox.store import Store
-    from doodlebox.virtual.console import VirtualConsole
-    from doodlebox.virtual.screen import panel_lines
+    from test_console_hint import LinkedVm
 
-    vc = VirtualConsole(mode="vm", flash_dir=tmp_path / "flash", seed=5).start()
-    notes: list[str] = []
-    host = LinkThread(vc.port, tmp_path / "games.sqlite3", on_note=notes.append)
-    try:
-        host.start()
-        assert host.wait_ready(30) and host.error is None, (host.error, notes)
-
-        def press(name, wait=0.4):
-            vc.press(name, 80)
-            time.sleep(wait)
-
-        def shown(pred, seconds=30):
-            end = time.monotonic() + seconds
-            while time.monotonic() < end:
-                lines = panel_lines(vc)
-                if pred(lines):
-                    return lines
-                time.sleep(0.2)
-            raise AssertionError(panel_lines(vc))
-
+    with LinkedVm(tmp_path) as t:
+        vc, host, notes, press, shown = t.vc, t.host, t.notes, t.press, t.shown
         shown(lambda ls: any("PC plays: none" in line for line in ls))
         press("D2")
         press("D6")
@@ -305,8 +264,8 @@ def test_the_pcs_seats_play_a_city_game_on_the_virtual_console(tmp_path):
         press("ROLL", 3)
         for _ in range(6):                     # the five start roads, then round 1
             press("ROLL", 0.6)
-        shown(lambda ls: any("P1 (PC): " in line for line in ls))
-        shown(lambda ls: any("P2 (PC): " in line for line in ls))
+        shown(lambda ls: any("P1 (PC): " in line for line in ls), 30)
+        shown(lambda ls: any("P2 (PC): " in line for line in ls), 30)
         assert vc.error is None, vc.error
         console = host.link.console if host.link is not None else None
         assert console is not None
@@ -322,6 +281,3 @@ def test_the_pcs_seats_play_a_city_game_on_the_virtual_console(tmp_path):
             store.close()
         assert kinds[0] == ("game", None) and {("claim", 0), ("tree", 0)} & set(kinds), kinds
         assert host.sent_hints >= 2, notes
-    finally:
-        host.stop()
-        vc.stop()

@@ -51,10 +51,15 @@ class Table:
                 msg, why = link.decode(line + b"\n")
                 assert why is None, (why, line)
                 self.sent.append(msg)
-                if self.pc and msg["t"] == "ev":
-                    app.serial_in(link.encode({"t": "ack", "boot": msg["boot"], "s": msg["s"]}), self.now)
+                if self.pc:
+                    self.heard(msg)
             if self.pc and self.now % 1000 == 0:     # the host's keepalive
                 app.serial_in(link.encode({"t": "ack", "boot": 1, "s": 0}), self.now)
+
+    def heard(self, msg):
+        """The PC's side: every event acknowledged."""
+        if msg["t"] == "ev":
+            self.app.serial_in(link.encode({"t": "ack", "boot": msg["boot"], "s": msg["s"]}), self.now)
 
     def press(self, name, settle=200):
         why = self.app.button(name, self.now)
@@ -78,6 +83,11 @@ class Table:
         if ("hint" in app.opts) != hints:
             self.press("MENU")
         self.press("D%d" % players)
+        return self.start()
+
+    def start(self):
+        """The lobby's choice begun: its start roads and round 1 rolled."""
+        app = self.app
         self.press("ROLL", 300)
         assert app.game is not None
         while app.game.phase <= 1:      # the start roads, then round 1
@@ -323,33 +333,49 @@ def test_an_old_host_refuses_the_request_and_a_new_one_checks_it():
 
 
 # -- the whole path -------------------------------------------------------------------------------
+class LinkedVm:
+    """The firmware in the VM (the virtual console), its pty read by the host's LinkThread (the
+    one `doodlebox log` runs) into tmp_path's database; `press` a button, `shown` waits for the
+    panel to say something."""
+
+    def __init__(self, tmp_path):
+        from doodlebox.runner import LinkThread
+        from doodlebox.virtual.console import VirtualConsole
+
+        self.vc = VirtualConsole(mode="vm", flash_dir=tmp_path / "flash", seed=5).start()
+        self.notes: list[str] = []
+        self.host = LinkThread(self.vc.port, tmp_path / "games.sqlite3", on_note=self.notes.append)
+
+    def __enter__(self):
+        self.host.start()
+        assert self.host.wait_ready(30) and self.host.error is None, (self.host.error, self.notes)
+        return self
+
+    def __exit__(self, *exc):
+        self.host.stop()
+        self.vc.stop()
+
+    def press(self, name, wait=0.4):
+        self.vc.press(name, 80)
+        time.sleep(wait)
+
+    def shown(self, pred, seconds=20):
+        from doodlebox.virtual.screen import panel_lines
+
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            lines = panel_lines(self.vc)
+            if pred(lines):
+                return lines
+            time.sleep(0.2)
+        raise AssertionError(panel_lines(self.vc))
+
+
 def test_the_chord_in_a_city_game_on_the_virtual_console_shows_the_pcs_hint(tmp_path):
     """The firmware in the VM, its pty read by the host's LinkThread (the one `doodlebox log`
     runs): hints on in the lobby, a City game to round 1, MENU held and PASS pressed."""
-    from doodlebox.runner import LinkThread
-    from doodlebox.virtual.console import VirtualConsole
-    from doodlebox.virtual.screen import panel_lines
-
-    vc = VirtualConsole(mode="vm", flash_dir=tmp_path / "flash", seed=5).start()
-    notes: list[str] = []
-    host = LinkThread(vc.port, tmp_path / "games.sqlite3", on_note=notes.append)
-    try:
-        host.start()
-        assert host.wait_ready(30) and host.error is None, (host.error, notes)
-
-        def press(name, wait=0.4):
-            vc.press(name, 80)
-            time.sleep(wait)
-
-        def shown(pred, seconds=20):
-            end = time.monotonic() + seconds
-            while time.monotonic() < end:
-                lines = panel_lines(vc)
-                if pred(lines):
-                    return lines
-                time.sleep(0.2)
-            raise AssertionError(panel_lines(vc))
-
+    with LinkedVm(tmp_path) as t:
+        vc, host, notes, press, shown = t.vc, t.host, t.notes, t.press, t.shown
         shown(lambda ls: any("Hints: off" in line for line in ls))
         press("MENU")
         shown(lambda ls: any("Hints: on" in line for line in ls))
@@ -370,6 +396,3 @@ def test_the_chord_in_a_city_game_on_the_virtual_console_shows_the_pcs_hint(tmp_
         assert re.match(r"!Hint: (D\d row \d col \d:|PASS, cross out)", hint[0]), lines
         vc.press("D0", 80)                     # the next press lets it go
         shown(lambda ls: not any("Hint" in line for line in ls))
-    finally:
-        host.stop()
-        vc.stop()
