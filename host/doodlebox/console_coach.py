@@ -212,9 +212,15 @@ def console_move(state: Any, action: Any, circle: int | None = None) -> list[int
         return []
     face = 0
     if action.kind not in ("house", "floor"):
-        faces = [f for f, piece in sorted(state.game.layout.legend.items()) if piece == action.piece]
-        face = faces[0]
+        face = legend_face(state.game.layout, action.piece)
+        if not face:
+            raise ValueError(f"the piece {action.piece!r} is not on the sheet's legend")
     return [action.die, action.row, action.col, face, circle or 0]
+
+
+def legend_face(lay: Any, piece: Any) -> int:
+    """The face of the sheet's legend (its button D1..D6) that draws `piece`; 0 if none does."""
+    return next((f for f, p in sorted(lay.legend.items()) if p == piece), 0)
 
 
 def move_hint(state: Any, action: Any, circle: int | None = None) -> str:
@@ -229,6 +235,6 @@ def move_hint(state: Any, action: Any, circle: int | None = None) -> str:
     elif action.kind == "floor":
         what = "D0, a floor"
     else:
-        faces = [f for f, piece in sorted(lay.legend.items()) if piece == action.piece]
-        what = f"piece D{faces[0]}" if faces else f"piece {action.piece}"
+        face = legend_face(lay, action.piece)
+        what = f"piece D{face}" if face else f"piece {action.piece}"
     return f"{where} {what}" + (f", circle {circle}" if circle is not None else "")
