@@ -2,8 +2,9 @@
 firmware in the MicroPython VM (the virtual console, as tests/test_console_hint.py's end-to-end
 test runs it), its pty read by `doodlebox log`'s link thread (runner.LinkThread, as `doodlebox
 log` runs it for a virtual console), a dice game begun with hints on in the lobby and played by
-the bot (doodlebox.bot.Table), and at the start of every turn the chord pressed as a player
-presses it: MENU held, then PASS. Timed from PASS going down to the first picture on the
+the bot (doodlebox.bot.Table) at a table's pace between rounds (a round's dice are rolled DRAW_S
+after its last die: the table draws its squares), and at the start of every turn the chord pressed
+as a player presses it: MENU held, then PASS. Timed from PASS going down to the first picture on the
 e-paper (the panel model's visible image, at the refresh's activation) whose notice is the PC's
 answer ("Hint: ..." or "no hint: ..."), as read back by virtual/screen.py; the console's own
 "no hint yet" (no answer within its 1.5 s) is counted as late, and the answer shown after it
@@ -31,6 +32,7 @@ from doodlebox.bot import PRESS_GAP_S, PRESS_MS, BotError, Table, choose_lobby, 
 HINTS = {"city": 21, "suzhou": 9, "treasures": 9, "shanghai": 21, "monsters": 9}
 PLAYERS = 3
 MENU_HELD_S = 0.3       # MENU down this long before PASS (the firmware has heard MENU: "End game?")
+DRAW_S = 2.5            # a round's last die taken to its start player's ROLL: the table draws its squares
 ANSWER_WAIT_S = 6.0     # no answer on the panel by then: none
 
 
@@ -96,6 +98,11 @@ class _HintTable(Table):
         super().__init__(*args, **kwargs)
         self.vc, self.panel, self.sent, self.want = vc, panel, sent, want
         self.timed: list[Chord] = []
+
+    def _chance(self, state) -> None:
+        if state.phase == "roll":   # a round's dice: rolled once the table has drawn the last squares
+            time.sleep(DRAW_S)
+        super()._chance(state)
 
     def _turn(self, state, action) -> None:
         if state.phase == "turn":
@@ -270,12 +277,14 @@ def bench_console_hint(tmp: Path, hints: dict[str, int] | None = None) -> None:
               f"{nothing:>7} {late:>4} {none:>4} {time.monotonic() - t0:>4.0f}", flush=True)
     if every:
         print(f"{'all':10} {len(every):>6} {_ms(every)}")
-    print("chords: at the start of a turn, as soon as the bot is there (every event before it stored by the PC).")
+    print("chords: at the start of a turn, as soon as the bot is there (every event before it stored by the PC); a")
+    print(f"  round's dice rolled {DRAW_S} s after its last die was taken (the table draws its squares meanwhile).")
     print("on the panel: from PASS going down (MENU held 0.3 s) to the first e-paper picture whose notice is the PC's")
     print("  answer (at the refresh's activation: a real panel then takes its ~0.3 s partial refresh to show it).")
     print("PC sent: to the PC writing its `hint` frame to the pty. asking: p50 ms to \"asking the PC for a hint\" on")
-    print("  the panel. in a full refresh: chords pressed while the panel did a full refresh (2 s: a new round's first")
-    print("  turn; the answer waits for it), how many and their p50 ms; other p95: the rest. no hint: answers that")
+    print("  the panel (firmware 0.8.1 draws none: 0). in a full refresh: chords pressed while the")
+    print("  panel did a full refresh (2 s, at a round's end or the game's start; the answer waits for it), how many")
+    print("  and their p50 ms; other p95: the rest. no hint: answers that")
     print("  were not a move; late: the console said \"no hint yet\" first (nothing within its 1.5 s; the answer after")
     print("  it is the one timed); none: nothing within 6 s. The VM, the link, the search and this watch share this")
     print("  machine's CPUs. Issue 21 wants the hint within 1 s at p95.")

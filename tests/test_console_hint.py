@@ -47,6 +47,7 @@ class Table:
             if app.collect_wanted:
                 app.collected()
             app.tick(self.now)
+            app.screen()                             # the loop draws the screen each step (board/loop.py)
             for line in app.serial_out().split(b"\n")[:-1]:
                 msg, why = link.decode(line + b"\n")
                 assert why is None, (why, line)
@@ -154,7 +155,9 @@ def test_with_hints_the_chord_asks_the_pc_and_shows_its_answer_until_the_next_pr
     (req,) = t.requests()
     assert req == {"t": "hint?", "v": 4, "g": 1, "s": t.app.journal.next - 1}
     assert (g.phase, g.turn, g.sheets[g.current()].trees) == (phase, turn, trees)   # the PASS was no PASS
-    assert t.notice() == "asking the PC for a hint"
+    assert t.notice() == "End game? ROLL: yes, another button: no"   # no picture before the answer ...
+    t.step(600)
+    assert t.notice() == "End game? ROLL: yes, another button: no"   # ... while it may come
     text = "Hint: D2 row 5 col 2: piece D4, circle 4"
     t.app.serial_in(link.encode({"t": "hint", "g": 1, "text": text}), t.now)
     t.step(3000)                                          # shown longer than a notice's 3 s
@@ -166,6 +169,24 @@ def test_with_hints_the_chord_asks_the_pc_and_shows_its_answer_until_the_next_pr
     assert t.notice() == ""                               # an answer nobody asked for is ignored
 
 
+def test_a_press_while_the_hint_is_awaited_is_drawn_at_once_and_the_answer_dropped():
+    t = Table()
+    t.connect()
+    g = t.begin(hints=True)
+    t.chord()
+    waiting = list(t.app.screen())
+    assert len(t.requests()) == 1 and t.notice() == "End game? ROLL: yes, another button: no"
+    phase = g.phase
+    t.press("D1", 40)                                     # the player goes on: the die taken ...
+    assert g.phase != phase
+    assert t.app.screen() != waiting and t.notice() == ""  # ... drawn now, not when the answer comes
+    t.app.serial_in(link.encode({"t": "hint", "g": 1, "text": "Hint: D2 row 5 col 2"}), t.now)
+    t.step(40)
+    assert t.notice() == ""                               # the answer to the turn before: not shown
+    t.step(2000)
+    assert t.notice() == ""                               # and no "no hint yet" either
+
+
 def test_no_answer_says_no_hint_yet_and_no_pc_says_so_at_once():
     t = Table()
     t.connect()
@@ -174,7 +195,7 @@ def test_no_answer_says_no_hint_yet_and_no_pc_says_so_at_once():
     t.chord()
     assert len(t.requests()) == 1
     t.step(1400)
-    assert t.notice() == "asking the PC for a hint"
+    assert t.notice() == "End game? ROLL: yes, another button: no"   # no picture while it may come
     t.step(200)
     assert t.notice() == "no hint yet"
     t.app.serial_in(link.encode({"t": "hint", "g": 1, "text": "Hint: PASS, cross out a tree"}), t.now)
@@ -298,7 +319,7 @@ def test_the_link_thread_answers_a_hint_request_from_its_own_thread(tmp_path):
     class Owner:
         db_path = tmp_path / "games.sqlite3"
         on_note = notes.append
-        sent_hints = 0
+        sent_answers = 0
 
         class link:
             @staticmethod
@@ -391,7 +412,7 @@ def test_the_chord_in_a_city_game_on_the_virtual_console_shows_the_pcs_hint(tmp_
         vc.hardware.release("MENU")
         lines = shown(lambda ls: any("Hint: D" in line or "Hint: PASS" in line for line in ls))
         assert vc.error is None, vc.error
-        assert host.sent_hints == 1, notes
+        assert host.sent_answers == 1, notes
         hint = [line for line in lines if line.startswith("!")]     # on the notice's black bars
         assert re.match(r"!Hint: (D\d row \d col \d:|PASS, cross out)", hint[0]), lines
         vc.press("D0", 80)                     # the next press lets it go

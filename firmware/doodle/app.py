@@ -16,7 +16,7 @@ from doodle import link
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.8.0"
+FW_VERSION = "0.8.1"
 NOTICE_MS = const(3000)
 _BOT_PACE_MS = const(2500)   # a PC's seat's move is shown this long before the next one is asked
 _LINK_TIMEOUT_MS = const(5000)
@@ -94,8 +94,11 @@ class App:
     def button(self, name, now):
         self.now = now
         self.screen_rev += 1
-        if self._told == "hint" or self._told == "bot":   # the PC's hint (move) is shown until a press
+        t = self._told
+        if t == "hint" or t == "bot":   # the PC's hint (move) is shown until a press
             self._notice_until = now
+        elif t == "hint?":              # a press while a hint is awaited: the table goes on without it
+            self._told = ""
         g = self.game
         if self._after is not None:
             return "notnow"      # a screen is being changed (until the next collection)
@@ -229,6 +232,8 @@ class App:
     def screen(self):
         """The screen's lines; built again only when something on it changed."""
         if self._screen_at == self.screen_rev:
+            return self._screen
+        if self._told == "hint?" and not self.notice and self._screen:   # a hint asked: its answer is the next picture
             return self._screen
         self._screen_at = self.screen_rev
         g = self.game

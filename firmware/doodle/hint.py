@@ -15,22 +15,22 @@ _LEN = const(46)           # two of the panel's notice lines (doodle/view.py)
 def ask(app, now):
     """The chord: nothing with hints off; else the request sent (the game, and the last event of
     this boot the console made: the PC answers once it holds it), or "no hint: no PC" when no
-    PC is there."""
+    PC is there. While the answer is awaited the screen stays as it is (app.screen): an e-paper
+    picture takes ~0.3 s, and one drawn now ("asking ...") would hold the answer back behind it."""
     _drop("hint")
     if "hint" not in app.opts:
         return
-    app.screen_rev += 1
     if not app._up:
         app._tell("no hint: no PC", now)
         return
     app._tx.append(link.encode({"t": "hint?", "g": app.game.number, "s": app.journal.next - 1}))
-    app.notice = "asking the PC for a hint"
+    app.notice = ""                     # quiet: app.screen draws nothing new meanwhile
     app._told = "hint?"                 # when it runs out, app.tick calls late()
     app._notice_until = now + _WAIT_MS
 
 
 def late(app, now):
-    """No answer within _WAIT_MS (the request's notice ran out): said for a notice's time."""
+    """No answer within _WAIT_MS: said for a notice's time."""
     _drop("hint")
     app._told = ""
     app._tell("no hint yet", now)
