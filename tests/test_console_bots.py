@@ -280,4 +280,4 @@ def test_the_pcs_seats_play_a_city_game_on_the_virtual_console(tmp_path):
         finally:
             store.close()
         assert kinds[0] == ("game", None) and {("claim", 0), ("tree", 0)} & set(kinds), kinds
-        assert host.sent_hints >= 2, notes
+        assert host.sent_answers >= 2, notes

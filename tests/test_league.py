@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from doodlebox import league
+from doodlebox import game_records, league
 from doodlebox.cli import main
 from doodlebox.store import Store
 
@@ -67,6 +67,18 @@ def test_the_standings_of_a_known_set_of_games(tmp_path):
     assert league.standings(store, "city") == []
     assert league.left_out(store) == {"ended early (no winner)": 1, "played together (no winner)": 1, "solo": 1,
                                       "with a seat not named": 1}
+
+
+def test_a_game_with_the_pcs_seats_is_left_out_whatever_their_names(tmp_path):
+    # ruling G2: the league rates people against people; the PC's seat named like a person
+    # ("Ben", who also played himself) counts neither for him nor for Ann
+    store = Store(tmp_path / "club.sqlite3")
+    store.add_imported([(golden("monsters-kraken", ["Ann", "Ben"], bots=[1]), 0, "0.json", T0),
+                        (golden("monsters-kraken", ["Cat", "Ben"]), 0, "1.json", T0 + HOUR)])
+    rows = league.standings(store)
+    assert [(r["name"], r["games"], r["wins"]) for r in rows] == [("Cat", 1, 1), ("Ben", 1, 0)]
+    assert league.left_out(store) == {"with the PC's seats": 1}
+    assert [g["bots"] for g in game_records.games(store)] == [[1], []]
 
 
 def test_a_merge_changes_the_standings_at_once(tmp_path):

@@ -35,7 +35,7 @@ class Owner(Protocol):
     """What the coach's thread needs of the link it answers for (runner.LinkThread)."""
     db_path: Any
     link: Any
-    sent_hints: int
+    sent_answers: int
 
     def on_note(self, text: str) -> None: ...
 
@@ -103,7 +103,7 @@ class Coach:
                     continue
                 try:
                     link.send(out)
-                    owner.sent_hints += 1
+                    owner.sent_answers += 1
                 except (serial.SerialException, OSError):
                     pass       # the console went away; the link thread says so
         finally:

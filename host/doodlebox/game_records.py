@@ -9,7 +9,7 @@ the store knows (playing, resumed, abandoned, imported) in the one status every 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from doodlebox.console_record import to_record
@@ -27,7 +27,8 @@ class Outcome:
     the `winners`' seats (rules/ending.py: only in a game its rules ended, and none in a solo
     game), `status` (ending.FINISHED, EARLY or NOT_FINISHED), `finished` (by its rules), how many
     `violations`; a solo dice game's `rank` and `achievements` (a finished one's), a Behave
-    game's `verdict` (Doodle Puzzle's shared scorecard)."""
+    game's `verdict` (Doodle Puzzle's shared scorecard), the seats the PC played at the console
+    (`bots`, 0-based: docs/console.md, "The PC's seats")."""
 
     totals: list[int] | None
     winners: list[int] = field(default_factory=list)
@@ -38,6 +39,7 @@ class Outcome:
     achievements: tuple[str, ...] = ()
     verdict: str = ""
     error: str = ""
+    bots: tuple[int, ...] = ()
 
 
 def outcome_of(data: dict, source: str) -> Outcome:
@@ -46,7 +48,8 @@ def outcome_of(data: dict, source: str) -> Outcome:
         rec, game = read_record(data, source)
     except DoodleboxError as exc:
         return Outcome(None, error=str(exc))
-    return replayed(game.replay(rec), game)
+    bots = data.get("bots") or ()          # checked by read_record: the PC's seats, 0-based
+    return replace(replayed(game.replay(rec), game), bots=tuple(bots))
 
 
 def replayed(rp: Any, game: Any) -> Outcome:
@@ -164,7 +167,7 @@ def games(store: Store) -> list[dict]:
     """Every game as Store.games() lists it, oldest first, with what the PC's replay of its
     record says (Outcome): `totals` (None when it has no record yet), `winners` (names;
     `winner_seats` 0-based), `finished`, `violations`, `rank`, `achievements`, `verdict`,
-    `error`, and its `standing` and `status_text` (status(): the word and the text; `status` is
+    `error`, `bots`, and its `standing` and `status_text` (status(): the word and the text; `status` is
     still the store's state). A game with a row that cannot be read has no totals; a row of its record found
     damaged only now is named in `damaged` and `error` (its seats then "P1".."Pn")."""
     out = store.games()
@@ -181,6 +184,6 @@ def games(store: Store) -> list[dict]:
         word, text = status(g, o)
         g.update(totals=o.totals, winners=[g["names"][p] for p in o.winners if p < len(g["names"])],
                  winner_seats=list(o.winners), finished=o.finished, violations=o.violations, rank=o.rank,
-                 achievements=list(o.achievements), verdict=o.verdict, error=o.error, standing=word,
-                 status_text=text)
+                 achievements=list(o.achievements), verdict=o.verdict, error=o.error, bots=list(o.bots),
+                 standing=word, status_text=text)
     return out

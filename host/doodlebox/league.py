@@ -8,7 +8,8 @@ A game counts when its rules ended it with a winner (rules/ending.py), it has tw
 and every seat is a person (named: `doodlebox names`). Left out: a game ended early (ruling G1:
 no winner), one not finished, abandoned or resumed (the game that goes on with it counts), a
 solo game (a rank against the layout, no opponent: openskill needs two teams), Doodle Puzzle's
-Baddy, Please Behave (the table plays together), and a game with an unnamed seat. An imported
+Baddy, Please Behave (the table plays together), a game with the PC's seats (ruling G2), and a
+game with an unnamed seat. An imported
 game (a game played on paper) counts like a console's game, with the scores of the PC's replay.
 
 The order of a game: its winners first (a shared win is a tie for first), then the others by
@@ -25,7 +26,7 @@ from doodlebox.rules import ending
 from doodlebox.store import Store
 
 LEFT_OUT = {"early": "ended early (no winner)", "unfinished": "not finished", "solo": "solo",
-            "together": "played together (no winner)", "unnamed": "with a seat not named",
+            "together": "played together (no winner)", "pc": "with the PC's seats", "unnamed": "with a seat not named",
             "nowinner": "with no winner", "damaged": "damaged"}
 
 
@@ -51,6 +52,8 @@ def why_not(g: dict) -> str | None:
         return "together"
     if not g["winner_seats"]:
         return "nowinner"
+    if g.get("bots"):           # ruling G2: the league rates people against people
+        return "pc"
     people = g.get("people") or []
     if len(people) != len(g["names"]) or any(p is None for p in people):
         return "unnamed"

@@ -69,7 +69,7 @@ class LinkThread:
         self._thread = threading.Thread(target=self._run, name="host-link", daemon=True)
         self._checker = _Checker(self)
         self._coach = Coach(self)      # the console's hint? and bot? (console_coach.py)
-        self.sent_hints = 0
+        self.sent_answers = 0          # the coach's answers sent: hints and the PC's seats' moves
 
     def start(self) -> LinkThread:
         self._thread.start()
