@@ -132,6 +132,30 @@ def test_bot_prints_its_table_solo_and_against_each_other():
     assert "P1 (random) places" in text and "P2 (greedy) places" in text
 
 
+def test_bot_plays_a_sheet_of_ones_own(tmp_path, capsys):
+    import json
+
+    from doodlebox import paths
+    data = json.loads((paths.layouts() / "doodle-city.json").read_text())
+    data["trees"] = 2                              # a sheet of 2 trees: the games end far sooner
+    sheet = tmp_path / "my-city.json"
+    sheet.write_text(json.dumps(data))
+    code, text = run_cli("bot", "--edition", "city", "--games", "3", "--layout", str(sheet), "--json")
+    assert code == 0
+    short = json.loads(text)
+    code, text = run_cli("bot", "--edition", "city", "--games", "3", "--json")
+    default = json.loads(text)
+    assert short["seats"][0]["mean"] < default["seats"][0]["mean"]
+    from doodlebox.rules.dice import layout
+    m = bots.run("city", 1, 3, ["greedy"], 1, layout=layout.load(sheet))
+    d = bots.run("city", 1, 3, ["greedy"], 1)
+    assert sum(g.moves[0] for g in m.games) < sum(g.moves[0] for g in d.games)
+    code, text = run_cli("bot", "--edition", "city", "--games", "1", "--layout", str(sheet))
+    assert code == 0 and f"Doodle City, solo, the sheet {sheet}, 1 games" in text
+    assert main(["bot", "--edition", "suzhou", "--layout", str(sheet)]) == 2
+    assert "a sheet of 'city', not of 'suzhou'" in capsys.readouterr().err
+
+
 def test_bot_refuses_what_cannot_be_played(capsys):
     assert main(["bot", "--edition", "shanghai", "--players", "1"]) == 2
     assert "Doodle China: Shanghai is for 2 to 5" in capsys.readouterr().err

@@ -14,6 +14,14 @@ def bot(args: argparse.Namespace) -> int:
     from doodlebox.coach import bots
     from doodlebox.coach.levels import LEVELS
 
+    lay = None
+    if args.layout is not None:            # a sheet of the user's own (docs/layouts.md)
+        from doodlebox.rules.dice import layout
+
+        lay = layout.load(args.layout)
+        if lay.edition != args.edition:
+            raise InputError(f"--layout {args.layout}: a sheet of {lay.edition!r}, not of {args.edition!r} "
+                             f"(--edition {lay.edition} to play it)")
     edition = next(e for e in DICE.editions if e.edition == args.edition)
     low, high = edition.players
     if not low <= args.players <= high:
@@ -29,7 +37,8 @@ def bot(args: argparse.Namespace) -> int:
     if args.budget <= 0:
         raise InputError("--budget must be above 0 seconds")
     m = bots.run(args.edition, args.players, args.games, levels, args.seed, args.budget,
-                 "control" if args.control else "")
+                 "control" if args.control else "", layout=lay)
+    m.sheet = args.layout or ""
     if args.json:
         print(json.dumps({"edition": m.edition, "players": m.players, "budget_s": m.budget_s,
                           "seats": bots.summary(m), "totals": [g.totals for g in m.games]}, indent=1))
@@ -50,6 +59,8 @@ def _bot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",
                    help="the search level's time per move (default 1)")
     p.add_argument("--control", action="store_true", help="the More control variant (5x5 editions)")
+    p.add_argument("--layout", metavar="FILE",
+                   help="play this sheet of the edition (docs/layouts.md: your printed one) instead of its default")
     p.add_argument("--json", action="store_true", help="the figures as JSON")
 
 

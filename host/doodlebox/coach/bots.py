@@ -8,6 +8,7 @@ import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from doodlebox.coach.levels import level
 from doodlebox.rules.dice import engine as dice
@@ -27,12 +28,15 @@ class Played:
 
 @dataclass
 class Match:
-    """Every game of a run of `doodlebox bot`."""
+    """Every game of a run of `doodlebox bot` (on `layout`, a sheet of the edition's, read from
+    the file `sheet`; None: its default sheet)."""
     edition: str
     players: int
     levels: list[str]
     budget_s: float
     games: list[Played] = field(default_factory=list)
+    layout: Any = None
+    sheet: str = ""
 
 
 def places(totals: list[int], trees: list[int]) -> list[int]:
@@ -42,11 +46,13 @@ def places(totals: list[int], trees: list[int]) -> list[int]:
     return [1 + sum(1 for k in key if k < mine) for mine in key]
 
 
-def play(edition: str, levels: list[str], seed: int, budget_s: float, variant: str = "") -> Played:
-    """One game with a seat per level (levels[i] plays P{i+1}); chance and the bots' choices are
-    seeded by `seed`."""
+def play(edition: str, levels: list[str], seed: int, budget_s: float, variant: str = "",
+         layout: Any = None) -> Played:
+    """One game with a seat per level (levels[i] plays P{i+1}) on `layout` (a Layout of the
+    edition's; None: its default sheet); chance and the bots' choices are seeded by `seed`."""
     players = len(levels)
-    state = find_game(edition).new_game(players, variant).new_state()
+    game = dice.Game(layout, players, variant) if layout is not None else find_game(edition).new_game(players, variant)
+    state = game.new_state()
     assert isinstance(state, dice.State)
     chosen = [level(name) for name in levels]
     chance = random.Random(seed)
@@ -70,12 +76,12 @@ def play(edition: str, levels: list[str], seed: int, budget_s: float, variant: s
 
 
 def run(edition: str, players: int, games: int, levels: list[str], seed: int = 1, budget_s: float = 1.0,
-        variant: str = "", progress=None) -> Match:
+        variant: str = "", progress=None, layout: Any = None) -> Match:
     """`games` games; `levels` has one level for every seat, or one for all."""
     seats = levels if len(levels) == players else [levels[0]] * players
-    m = Match(edition, players, seats, budget_s)
+    m = Match(edition, players, seats, budget_s, layout=layout)
     for k in range(games):
-        m.games.append(play(edition, seats, seed + k, budget_s, variant))
+        m.games.append(play(edition, seats, seed + k, budget_s, variant, layout))
         if progress:
             progress(k + 1, m.games[-1])
     return m
@@ -103,7 +109,8 @@ def table(m: Match) -> str:
     """The run as text: a line per seat, then the ranks (solo) or places reached."""
     name = find_game(m.edition).name
     who = "solo" if m.players == 1 else f"{m.players} players"
-    lines = [f"{name}, {who}, {len(m.games)} games, budget {m.budget_s:g} s per move (search level)",
+    sheet = f", the sheet {m.sheet or 'given'}" if m.layout is not None else ""
+    lines = [f"{name}, {who}{sheet}, {len(m.games)} games, budget {m.budget_s:g} s per move (search level)",
              f"{'seat':>4}  {'level':8} {'mean':>6} {'±se':>5} {'median':>6} {'sd':>5} {'min':>4} {'max':>4} "
              f"{'ms/move':>8}"]
     rows = summary(m)
@@ -111,7 +118,7 @@ def table(m: Match) -> str:
         lines.append(f"{r['seat']:>4}  {r['level']:8} {r['mean']:6.1f} {r['se']:5.1f} {r['median']:6g} {r['sd']:5.1f} "
                      f"{r['min']:4} {r['max']:4} {r['ms_per_move']:8.1f}")
     if m.players == 1:
-        lay = find_game(m.edition).new_game(1).layout     # type: ignore[attr-defined]
+        lay = m.layout or find_game(m.edition).new_game(1).layout     # type: ignore[attr-defined]
         assert lay.solo is not None
         counts = rows[0]["reached"]
         lines.append("ranks: " + ", ".join(f"{title} ({low}+) {counts.get(title, 0)}"
