@@ -100,7 +100,8 @@ def text(a: Any, label: str) -> str:
                      f"{s['on_the_mark']} of {s['turns']} turns within {a.as_json()['near']:g} of the best")
     h = a.hindsight
     if h is not None:
-        lines += ["", f"hindsight best on the same rolls: {h.points} (played {h.played}); "
+        lines += ["", f"hindsight best on the same rolls: {h.points} (played {h.played}"
+                      + ("; the beam found no better line than the one played, below" if h.played_line else "") + "); "
                       f"beam search: width {h.width}, {h.branch} moves a state, greedy playouts for the "
                       f"leaves, {h.seconds:.1f} s of {h.budget_s:g}"
                       + ("" if h.complete else ", stopped by its time bound")

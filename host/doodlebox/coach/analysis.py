@@ -228,6 +228,7 @@ class Hindsight:
     seconds: float
     complete: bool         # the beam went through every round within the budget
     rounds: int            # the rounds whose roll the record has: no line plays more
+    played_line: bool = False  # the beam found no line above the one played: `line` is the one played
 
     def as_json(self) -> dict:
         return asdict(self)
@@ -407,7 +408,7 @@ def hindsight(state: dice.State, width: int = WIDTH, branch: int = BRANCH, budge
     policy playing on to the end with the known rolls (rolls beyond the record's come from a
     fixed seed), and the best `width` children go on. The answer is the best line valued so far:
     a real line of play on those rolls (a lower bound of the hindsight optimum, not a proof),
-    found within `budget_s` seconds."""
+    found within `budget_s` seconds; the line played when the beam found none above it."""
     t0 = time.perf_counter()
     deadline = t0 + budget_s
     chance = [a for who, a in state.history if who == CHANCE]
@@ -454,5 +455,22 @@ def hindsight(state: dice.State, width: int = WIDTH, branch: int = BRANCH, budge
             break
         children.sort(key=lambda c: -c[0])
         beam = [(e, u, path) for _, e, u, path in children[:width]]
+    own = played > best[0]      # the line played is a line on these rolls too: the best is never below it
+    if own:
+        best = (played, _played_line(state))
     return Hindsight(best[0], played, best[1], width, branch, budget_s, time.perf_counter() - t0, complete,
-                     sum(1 for a in chance if a.kind == "roll"))
+                     sum(1 for a in chance if a.kind == "roll"), own)
+
+
+def _played_line(state: dice.State) -> list[str]:
+    """The moves played, one a round, in the words of hindsight()'s lines."""
+    s = state.game.new_state()
+    out: list[str] = []
+    for who, a in state.history:
+        if who != CHANCE:
+            if a.kind == "circle" and out:
+                out[-1] += f"; circle {a.value}"
+            else:
+                out.append(f"round {s.round}: {move_text(s, a)}")
+        s.apply_unchecked(a)
+    return out
