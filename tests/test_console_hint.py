@@ -340,6 +340,45 @@ def test_the_link_thread_answers_a_hint_request_from_its_own_thread(tmp_path):
     assert decode(frames.encode("hint", g=1, text=msg["text"]))["text"] == msg["text"]   # the schema takes it
 
 
+def test_a_chord_pressed_again_and_again_is_answered_once_not_once_a_press(tmp_path, monkeypatch):
+    from doodlebox import console_coach
+    from doodlebox.link.session import Console
+    from test_console_record import city_events
+
+    _store_with(tmp_path, city_events()[:8]).close()
+    asked: list[int] = []
+    sent: list[dict] = []
+
+    def slow_text(store, uid, boot, g, s, at=None):
+        asked.append(s)
+        time.sleep(0.3)                        # a search's time: the presses pile up meanwhile
+        return f"Hint: for event {s}"
+
+    monkeypatch.setattr(console_coach, "hint_text", slow_text)
+
+    class Owner:
+        db_path = tmp_path / "games.sqlite3"
+        on_note = staticmethod(lambda text: None)
+        sent_answers = 0
+
+        class link:
+            @staticmethod
+            def send(msg):
+                sent.append(msg)
+
+    coach = console_coach.Coach(Owner)        # type: ignore[arg-type]
+    console = Console(UID, "0.8.1", 1)
+    for s in range(1, 9):                      # 8 chords in a row, faster than the PC answers
+        coach.add(console, {"t": "hint?", "g": 1, "s": s})
+    began = time.monotonic()
+    while len(sent) < 2 and time.monotonic() - began < 10:
+        time.sleep(0.01)
+    time.sleep(0.4)
+    coach.stop()
+    assert asked[-1] == 8 and len(asked) <= 2, asked      # the first maybe (begun at once), then the newest
+    assert [m["text"] for m in sent][-1] == "Hint: for event 8" and len(sent) == len(asked)
+
+
 def test_an_old_host_refuses_the_request_and_a_new_one_checks_it():
     from doodlebox.link import frames
 

@@ -49,11 +49,25 @@ class Coach:
         self._queue: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._asked = 0                          # requests added so far
+        self._newest: dict[str, int] = {}       # a console's newest `hint?` (its number among them)
 
     def add(self, console: Console, msg: dict) -> None:
-        """A `hint?` or `bot?` of `console` (called in the link thread: returns at once)."""
-        self._queue.put((console.uid, console.boot, msg, time.monotonic()))
+        """A `hint?` or `bot?` of `console` (called in the link thread: returns at once). Of a
+        console's `hint?`s still waiting only the newest is answered (a chord pressed again and
+        again: the console shows one answer, and a PC's seat's `bot?` must not wait behind the rest)."""
+        with self._lock:
+            self._asked += 1
+            n = self._asked
+            if msg.get("t") == "hint?":
+                self._newest[console.uid] = n
+        self._queue.put((console.uid, console.boot, msg, time.monotonic(), n))
         self._start()
+
+    def _stale(self, uid: str, msg: dict, n: int) -> bool:
+        """A `hint?` a newer one of the same console is waiting behind."""
+        with self._lock:
+            return msg.get("t") == "hint?" and self._newest.get(uid, n) != n
 
     def warm(self) -> None:
         """A game begun with hints on or the PC's seats: the coach loaded now (~0.5 s), not at the
@@ -85,7 +99,9 @@ class Coach:
                 if not item:
                     _warm()
                     continue
-                uid, boot, msg, asked = item
+                uid, boot, msg, asked, n = item
+                if self._stale(uid, msg, n):
+                    continue
                 try:
                     if store is None:
                         store = Store(owner.db_path, timeout=5.0)
