@@ -10,7 +10,7 @@ answer ("Hint: ..." or "no hint: ..."), as read back by virtual/screen.py; the c
 "no hint yet" (no answer within its 1.5 s) is counted as late, and the answer shown after it
 is the one timed.
 
-`.venv/bin/python tests/bench_console_hint.py [--edition E ...] [--hints N]` runs it alone."""
+`.venv/bin/python tests/bench_console_hint.py [--edition E ...] [--hints N] [--draw SECONDS]` runs it alone."""
 from __future__ import annotations
 
 import statistics
@@ -94,14 +94,14 @@ class _HintTable(Table):
     """The bot's dice table, pressing the chord before each turn's first press (the player to
     act's position: every event before it stored by the PC, as the bot waits for each)."""
 
-    def __init__(self, vc, panel: Panel, sent: list[float], want: int, *args, **kwargs):
+    def __init__(self, vc, panel: Panel, sent: list[float], want: int, draw_s: float, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.vc, self.panel, self.sent, self.want = vc, panel, sent, want
+        self.vc, self.panel, self.sent, self.want, self.draw_s = vc, panel, sent, want, draw_s
         self.timed: list[Chord] = []
 
     def _chance(self, state) -> None:
         if state.phase == "roll":   # a round's dice: rolled once the table has drawn the last squares
-            time.sleep(DRAW_S)
+            time.sleep(self.draw_s)
         super()._chance(state)
 
     def _turn(self, state, action) -> None:
@@ -169,7 +169,7 @@ def _probe(link, sent: list[float]) -> None:
 
 
 def hints_on_console(folder: Path, edition: str, want: int, seed: int = 7,
-                     players: int = PLAYERS) -> list[Chord]:
+                     players: int = PLAYERS, draw_s: float = DRAW_S) -> list[Chord]:
     """A virtual console logged by the link thread, hints turned on in its lobby, a game of
     `edition` played by the bot until `want` chords are timed: each chord."""
     from doodlebox.runner import LinkThread
@@ -205,8 +205,8 @@ def hints_on_console(folder: Path, edition: str, want: int, seed: int = 7,
 
         sent: list[float] = []
         _probe(link, sent)
-        table = _HintTable(vc, panel, sent, want, press, link.events, seed=seed, timeout=30, lobby=read_lobby(vc),
-                           read=read)
+        table = _HintTable(vc, panel, sent, want, draw_s, press, link.events, seed=seed, timeout=30,
+                           lobby=read_lobby(vc), read=read)
         table.lobby = choose_lobby(press, table.lobby, {"game": edition, "players": players, "control": False}, read)
         if not hints().startswith("Hints: on"):              # the lobby's MENU: hints on
             press("MENU")
@@ -243,7 +243,7 @@ def _ms(values: list[float]) -> str:
     return f"{_q(values, 50):7.0f} {_q(values, 95):7.0f} {max(values):7.0f}"
 
 
-def bench_console_hint(tmp: Path, hints: dict[str, int] | None = None) -> None:
+def bench_console_hint(tmp: Path, hints: dict[str, int] | None = None, draw_s: float = DRAW_S) -> None:
     """Per dice edition: the chord pressed at the start of `hints[edition]` turns of a 3-player
     game on the virtual console with `doodlebox log`'s link; the time to the PC's answer on the
     panel (p50, p95, max), the answers that were no hint, and the console's "no hint yet"."""
@@ -258,7 +258,7 @@ def bench_console_hint(tmp: Path, hints: dict[str, int] | None = None) -> None:
     for k, (edition, want) in enumerate(plan.items()):
         t0 = time.monotonic()
         try:
-            timed = hints_on_console(tmp / f"console-hint-{edition}", edition, want, seed=11 + k)
+            timed = hints_on_console(tmp / f"console-hint-{edition}", edition, want, seed=11 + k, draw_s=draw_s)
         except Exception as exc:          # figures, not assertions: said, and the next edition
             print(f"{edition:10} STOPPED: {exc if isinstance(exc, BotError) else repr(exc)}", flush=True)
             continue
@@ -278,7 +278,7 @@ def bench_console_hint(tmp: Path, hints: dict[str, int] | None = None) -> None:
     if every:
         print(f"{'all':10} {len(every):>6} {_ms(every)}")
     print("chords: at the start of a turn, as soon as the bot is there (every event before it stored by the PC); a")
-    print(f"  round's dice rolled {DRAW_S} s after its last die was taken (the table draws its squares meanwhile).")
+    print(f"  round's dice rolled {draw_s:g} s after its last die was taken (the table draws its squares meanwhile).")
     print("on the panel: from PASS going down (MENU held 0.3 s) to the first e-paper picture whose notice is the PC's")
     print("  answer (at the refresh's activation: a real panel then takes its ~0.3 s partial refresh to show it).")
     print("PC sent: to the PC writing its `hint` frame to the pty. asking: p50 ms to \"asking the PC for a hint\" on")
@@ -298,10 +298,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--edition", action="append", choices=tuple(HINTS), help="this edition only (repeatable)")
     ap.add_argument("--hints", type=int, help="chords per edition (default: " +
                     ", ".join(f"{e} {n}" for e, n in HINTS.items()) + ")")
+    ap.add_argument("--draw", type=float, default=DRAW_S, metavar="SECONDS",
+                    help=f"a round's last die to its ROLL (default {DRAW_S}; 0: the bot rolls at once, and a "
+                         "round's first chord meets the panel's round-end full refresh)")
     args = ap.parse_args(argv)
     plan = {e: args.hints or n for e, n in HINTS.items() if not args.edition or e in args.edition}
     with tempfile.TemporaryDirectory(prefix="doodlebox-bench-hint-") as d:
-        bench_console_hint(Path(d), plan)
+        bench_console_hint(Path(d), plan, args.draw)
     return 0
 
 
