@@ -180,7 +180,7 @@ lp.app.button('ROLL', 0)
 gc.collect()
 lp.run(30)
 gc.collect()
-lp.run(30)
+lp.run(300)                 # past the panel's refresh of the game's first screen: the figure no longer depends on where it stood
 gc.collect()
 micropython.qstr_info()
 print('@game', gc.mem_alloc())

@@ -94,11 +94,10 @@ class App:
     def button(self, name, now):
         self.now = now
         self.screen_rev += 1
-        t = self._told
-        if t == "hint" or t == "bot":   # the PC's hint (move) is shown until a press
-            self._notice_until = now
-        elif t == "hint?":              # a press while a hint is awaited: the table goes on without it
+        if self._told == "hint?":       # a press while a hint is awaited: the table goes on without it
             self._told = ""
+        elif self._told == "hint" or self._told == "bot":   # the PC's hint (move) is shown until a press
+            self._notice_until = now
         g = self.game
         if self._after is not None:
             return "notnow"      # a screen is being changed (until the next collection)
@@ -233,7 +232,7 @@ class App:
         """The screen's lines; built again only when something on it changed."""
         if self._screen_at == self.screen_rev:
             return self._screen
-        if self._told == "hint?" and not self.notice and self._screen:   # a hint asked: its answer is the next picture
+        if self._told == "hint?":      # a hint awaited (doodle/hint.py): its answer is the next picture
             return self._screen
         self._screen_at = self.screen_rev
         g = self.game
