@@ -157,6 +157,8 @@ def heap_report(firmware: Path | None = None, guest: Path | None = None, compile
     return rows
 
 
+# (its last run of 300 steps goes past the panel's refresh of the game's first screen: the figure
+# no longer depends on where that refresh stood; no comment inside: the program's text is live too)
 GAME_PROGRAM = """import gc
 import micropython
 import sys
@@ -180,7 +182,7 @@ lp.app.button('ROLL', 0)
 gc.collect()
 lp.run(30)
 gc.collect()
-lp.run(300)                 # past the panel's refresh of the game's first screen: the figure no longer depends on where it stood
+lp.run(300)
 gc.collect()
 micropython.qstr_info()
 print('@game', gc.mem_alloc())
