@@ -58,7 +58,7 @@ postgres:                    ## Debian's postgresql (initdb, pg_ctl) for tests/t
 bench: $(READY)              ## figures: firmware heap in the 192K VM, cost per button event, host events/s
 	$(PY) tests/bench.py
 
-faults: $(READY)             ## fault injection: logger killed, cable pulled or noisy, late attach, fuzzed frames, database locked/full/read-only, power cut
+faults: $(READY) postgres    ## fault injection: logger killed, cable pulled or noisy, late attach, fuzzed frames, database locked/full/read-only, power cut, sync into a league (SQLite, PostgreSQL)
 	$(PY) tests/faults.py
 
 flash: $(READY)              ## compile the firmware with mpy-cross and copy it with mpremote: make flash PORT=/dev/ttyACM0

@@ -44,6 +44,7 @@ for _p in (ROOT / "host", ROOT / "firmware", ROOT / "tests"):
         sys.path.insert(0, str(_p))
 
 import faults_acks  # noqa: E402
+import faults_sync  # noqa: E402
 import faults_web  # noqa: E402
 from fakeconsole import FakeConsole, game_events  # noqa: E402
 
@@ -617,6 +618,7 @@ FAULTS: list[tuple[str, Callable[[int, random.Random], dict | None], int, int]] 
     ("power cut (VM)", power_cut_vm, 200, 20),
     *faults_acks.FAULTS,     # the database deleted, replaced, its -shm spoilt; SIGTERM, SIGHUP; a new port
     *faults_web.FAULTS,      # the page's server: 200 concurrent requests, 60 slow clients
+    *faults_sync.FAULTS,     # venues synced into a league in every order, beside a logger, at once
 ]
 
 
@@ -627,6 +629,8 @@ def line(r: dict) -> str:
         return faults_acks.line(head, r)
     if "web" in r:
         return faults_web.line(head, r)
+    if "sync" in r:
+        return faults_sync.line(head, r)
     if "crashes" in r:
         return (f"{head}, crashes {r['crashes']}, corrupt events accepted {r['corrupt events accepted']} "
                 f"({r['decoded']:,} decoded, {r['stored']:,} events stored, {r['refused']:,} of them as refused, "
@@ -658,6 +662,8 @@ def failed(r: dict) -> bool:
         return faults_acks.failed(r)
     if "web" in r:
         return faults_web.failed(r)
+    if "sync" in r:
+        return faults_sync.failed(r)
     if "crashes" in r:
         return bool(r["crashes"] or r["corrupt events accepted"])
     return bool(r["lost"] or r["duplicated"] or r.get("wrong") or r.get("acked_before_stored")

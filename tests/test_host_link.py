@@ -76,7 +76,8 @@ def test_store_then_ack_duplicates_and_gaps(tmp_path):
     link.poll()
     assert sent(port) == [("ack", 1, 2), ("nak", 1, 3)]
     assert [s for _, _, s, _ in store.events()] == [1, 2]
-    assert link.counts == {"stored": 2, "duplicate": 1, "gap": 1, "bad": 1, "noise": 1, "refused": 0, "retries": 0}
+    assert link.counts == {"stored": 2, "duplicate": 1, "gap": 1, "bad": 1, "noise": 1, "refused": 0, "retries": 0,
+                           "conflict": 0, "held": 0}
     port.sent.clear()
     port.inbox = ev(3) + ev(4)
     link.poll()

@@ -128,3 +128,10 @@ def test_doodlebox_league_prints_one_table_per_edition(tmp_path, capsys):
     assert [r["name"] for r in rows] == ["Ann", "Ben", "Cat"] and rows[0]["rating"] > 0
     assert main(["league", "--db", str(tmp_path / "club.sqlite3"), "--edition", "city"]) == 0
     assert capsys.readouterr().out.startswith("no league games of city")
+
+
+def test_an_unknown_edition_is_named_and_exit_2(tmp_path, capsys):
+    club(tmp_path / "g.sqlite3").close()
+    assert main(["league", "--db", str(tmp_path / "g.sqlite3"), "--edition", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "'bogus': no such edition (one of city," in err

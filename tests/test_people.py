@@ -68,7 +68,7 @@ def test_a_version_3_file_is_upgraded_its_names_become_people(tmp_path):
     assert store.db.execute("SELECT * FROM games ORDER BY id").fetchall() == before     # rows untouched
     league = store.league()["id"]
     store.close()
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 4
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
     again = Store(db)                                  # opened again: nothing to do, the same league
     assert again.league()["id"] == league and people_of(again)["Ann"] == 2
     again.close()
@@ -127,7 +127,7 @@ def test_a_version_3_database_on_postgresql_is_upgraded_as_the_file_is(pg_url, p
     assert people_of(store)["Cat"] == 2 and store.names(5) == ["P1", "Cat"] and store.person("DAN")["name"] == "Cat"
     store.close()
     with pg_server.admin(name) as db:
-        assert db.execute(f"SELECT version FROM {VERSION_TABLE}").fetchall() == [(4,)]
+        assert db.execute(f"SELECT version FROM {VERSION_TABLE}").fetchall() == [(5,)]
 
 
 def test_naming_seats_links_them_to_people_made_as_needed(tmp_path):
@@ -143,6 +143,31 @@ def test_naming_seats_links_them_to_people_made_as_needed(tmp_path):
     with pytest.raises(BadNames, match="two seats"):
         store.set_names(gid, ["Ann", "ann"])
     assert store.person("p3") is None and store.person("nobody") is None
+
+
+@pytest.mark.parametrize("a, b", [("Ann", "\uff21nn"), ("Zo\u00eb", "Zoe\u0308"), ("ANN", "ann")])
+def test_two_spellings_of_one_name_on_one_game_are_one_name_given_twice(tmp_path, a, b):
+    """Issue 32: `Ann` and a full-width A's `Ann`, `Zoë` composed and decomposed: the same name after
+    NFKC and case folding, given twice (not "one person, merged", which nobody did)."""
+    store = Store(tmp_path / "g.sqlite3")
+    (gid,) = store.add_imported([(json.loads((GOLDEN / "city-hotel15.json").read_text()), 0, "c.json", 1.7e9)])
+    with pytest.raises(BadNames, match="is given to two seats") as err:
+        store.set_names(gid, [a, b])
+    assert "merged" not in str(err.value)
+
+
+def test_a_seat_named_p1_in_any_width_is_nobody_and_its_game_is_not_a_league_game(tmp_path):
+    from doodlebox import league
+
+    store = Store(tmp_path / "g.sqlite3")
+    data = json.loads((GOLDEN / "monsters-kraken.json").read_text())
+    (gid,) = store.add_imported([(data | {"players": ["Ann", "Ben"]}, 0, "k.json", 1.7e9)])
+    assert league.standings(store) != []
+    assert store.set_names(gid, ["Ann", "\uff30\uff12"]) == ["Ann", "P2"]      # full-width P2: the seat's own name
+    assert store.seats(gid)[1] == ("P2", None) and store.person("\uff30\uff12") is None
+    assert league.standings(store) == []
+    with pytest.raises(BadNames, match="two seats"):
+        store.set_names(gid, ["p\uff12"])                                       # seat 1 named as seat 2 is
 
 
 def test_two_people_merged_keep_one_name_and_the_name_merged_still_finds_them(tmp_path):

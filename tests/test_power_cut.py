@@ -186,6 +186,24 @@ def test_a_console_whose_flash_was_wiped_is_a_console_of_its_own_and_none_of_its
     assert con.execute("SELECT uid FROM games ORDER BY id").fetchall() == [(uids[0],), (uids[1],)]
 
 
+def test_two_new_virtual_consoles_of_one_seed_have_ids_of_their_own_and_the_same_dice(tmp_path):
+    """Issue 32: two `doodlebox demo` runs into two databases were one console (the same id, the
+    same boot 1), so a sync took one's events for the other's. A new flash's id comes from the
+    operating system's randomness, as a Pico's from its ring oscillator; the dice from the seed."""
+    got, uids = [], []
+    for k in range(2):
+        flash = tmp_path / f"flash{k}"
+        vc = VirtualConsole(flash_dir=flash, seed=7).start()
+        try:
+            got.append(_seven_events(vc, tmp_path / f"games{k}.sqlite3"))
+        finally:
+            vc.stop()
+        uids.append((flash / "id.txt").read_text())
+    assert len(set(uids)) == 2 and all(len(u) == 8 for u in uids)
+    assert [[(e["col"], e["d"]) for e in g if e["k"] == "start"] for g in got] == \
+        [[(e["col"], e["d"]) for e in got[0] if e["k"] == "start"]] * 2
+
+
 def test_a_console_that_counted_boots_before_it_had_an_id_keeps_the_boards_id(tmp_path):
     """A console updated from firmware that kept no id.txt: its boot counter goes on, so it keeps
     the board's id alone and the PC goes on with its numbers."""

@@ -441,6 +441,25 @@ def test_a_server_that_goes_down_while_logging_is_waited_for(pg_url, pg_server):
     store.close()
 
 
+def test_game_and_people_numbers_go_on_by_one_after_the_server_stops_at_once(pg_url, pg_server):
+    """Issue 32: after an immediate stop of PostgreSQL its identity columns jumped by 32 (the
+    sequence's cache), and the panel said "game 34". A new row's number is one more than the
+    highest, in the writers' turn."""
+    store = Store(pg_url)
+    for g in (1, 2):
+        store.append("c0ffee", 1, g, dict(GAME, g=g))
+    store.set_names(1, ["Ann", "Ben"])
+    store.close()
+    pg_server.halt()
+    pg_server.launch()
+    store = Store(pg_url)
+    store.append("c0ffee", 1, 3, dict(GAME, g=3))
+    store.set_names(3, ["Cat", "Dan"])
+    assert [g["id"] for g in store.games()] == [1, 2, 3]
+    assert sorted(p["id"] for p in store.people()) == [1, 2, 3, 4]
+    store.close()
+
+
 def test_a_read_only_store_reads_and_refuses_to_write(pg_url):
     store = Store(pg_url)
     store.append("c0ffee", 1, 1, dict(GAME))

@@ -1,13 +1,18 @@
 """`doodlebox sync`: a venue PC's games pushed into the league's database (docs/stored-games.md,
-"Sync"): its consoles, every event through the league store's own append path (Store.append_many,
-with each event's own time), so the games they make come out as they are in the venue's file; its
-gaps; its imported records (Store.add_imported, skipped when the same record is there); the
-names of its games' seats, linked to the league's people.
+"Sync"). The venue's database is read as one snapshot (Store.snapshot: a `doodlebox log` may be
+writing it meanwhile); then its consoles, every event at its place (Store.append_many with
+`anywhere`, each event's own time), its gaps (Store.add_gaps), its imported records (each once:
+Store.import_once) and the names of its games' seats, linked to the league's people.
 
-Again and again: an event is known by (uid, boot, seq), a record by its content, so a game pushed
-twice is one game. Events go in transactions of `chunk`, each committed before the next is read,
-so a sync stopped anywhere (killed, the connection lost) loses nothing the league has, and the
-next sync takes up where it stopped: what is there is skipped.
+An event's place is its identity (console, boot, number): an event the league holds already is
+there (the same hash) or a conflict (another event at its place: kept apart in the league, never
+stored, and that console's boot is not synced past it); a gap the league recorded is filled by
+the events that arrive for it. So syncs in any order, from any number of venues, beside loggers
+writing either side, end with every event stored once.
+
+A row of the venue that cannot be read (damage) is said with its place, and its console's boot is
+not synced past it; every other console's events are. Both make the sync's answer exit code 2,
+naming what was left: a later sync takes the rest once the row is mended.
 
 The league: every database has a random league id (Store.league()). A venue's file records the
 league it was first synced to, and a sync into another league's database is refused (OtherLeague,
@@ -19,7 +24,10 @@ from dataclasses import dataclass, field
 
 from doodlebox.errors import InputError
 from doodlebox.store import BadNames, Store
+from doodlebox.store.errors import Damaged
 from doodlebox.store.people import placeholder
+
+Stream = tuple[str, int]      # (uid, boot)
 
 
 class OtherLeague(InputError):
@@ -32,21 +40,33 @@ class Synced:
 
     events: int = 0           # stored in the league's database now
     there: int = 0            # there already (an earlier sync, or the console logged into it too)
-    gaps: int = 0
+    gaps: int = 0             # gap ranges newly recorded in the league
+    conflicts: int = 0        # events of the venue whose place in the league holds another event
+    damaged: int = 0          # rows of the venue that cannot be read
+    left: int = 0             # events not synced: after a conflict or a damaged row of their boot
     imported: int = 0
     imported_before: int = 0
     named: int = 0            # games whose names were set
     games_before: int = 0
     games_after: int = 0
     notes: list[str] = field(default_factory=list)     # names the league could not take, one line each
+    problems: list[str] = field(default_factory=list)  # conflicts and damage: what was left, one line each
+
+    @property
+    def complete(self) -> bool:
+        """Everything the venue holds is in the league (exit 0), or not (exit 2)."""
+        return not self.problems
 
     def text(self, source: object, target: object) -> str:
         return (f"{source} -> {target}: {self.events} event(s) stored, {self.there} there already"
                 + (f", {self.gaps} gap(s)" if self.gaps else "")
+                + (f", {self.conflicts} conflict(s)" if self.conflicts else "")
+                + (f", {self.damaged} damaged row(s)" if self.damaged else "")
+                + (f", {self.left} not synced" if self.left else "")
                 + f"; {self.imported} imported game(s) added, {self.imported_before} there already"
                 + f"; names set for {self.named} game(s); the league has {self.games_after} game(s) "
                   f"({self.games_after - self.games_before} new)"
-                + "".join(f"\n  {note}" for note in self.notes))
+                + "".join(f"\n  {note}" for note in self.notes + self.problems))
 
 
 def check_league(source: Store, target: Store, league_ok: bool = False) -> str:
@@ -70,32 +90,131 @@ def sync(source: Store, target: Store, chunk: int = 500, league_ok: bool = False
     done = Synced(games_before=len(target.games()))
     if source.league()["synced_to"] != league:
         source.set_synced_to(league)
-    for uid, fw, first, last in source.consoles():
-        target.add_console(uid, fw, first, last)
-    _events(source, target, max(1, chunk), done, progress)
-    for uid, boot, nxt in source.streams():          # a gap at the end of a boot, with no event after it
-        if nxt > target.next_seq(uid, boot) and target.skip_to(uid, boot, nxt) is not None:
-            done.gaps += 1
+    with source.snapshot() as snap:
+        for uid, fw, first, last in snap.consoles():
+            target.add_console(uid, fw, first, last)
+        stopped = _Stopped(done)
+        _events(snap, target, max(1, chunk), done, stopped, progress)
+        for (uid, boot), ranges in _gaps(snap).items():
+            if (uid, boot) not in stopped.at:
+                done.gaps += len(target.add_gaps(uid, boot, ranges))
+        stopped.say()
+        where = _games(snap, target, done)
+        _names(snap, target, where, done)
+    done.games_after = len(target.games())
+    if progress:
+        progress(f"games: {done.games_after} in the league ({done.games_after - done.games_before} new)")
+    return done
+
+
+class _Stopped:
+    """The boots a sync does not take past a place (a conflict, a damaged row): where, why, and
+    how many of their events were left."""
+
+    def __init__(self, done: Synced):
+        self.done = done
+        self.at: dict[Stream, tuple[int, str]] = {}
+        self.left: dict[Stream, int] = {}
+
+    def stop(self, stream: Stream, seq: int, why: str) -> None:
+        if stream not in self.at:
+            self.at[stream] = (seq, why)
+            self.left[stream] = 0
+
+    def leave(self, stream: Stream) -> None:
+        self.left[stream] += 1
+        self.done.left += 1
+
+    def say(self) -> None:
+        for (uid, boot), (seq, why) in self.at.items():
+            self.done.problems.append(f"console {uid} boot {boot}: {why}: its events from {seq} on are not synced "
+                                      f"({self.left[(uid, boot)]} of them)")
+
+
+def _events(snap: Store, target: Store, chunk: int, done: Synced, stopped: _Stopped,
+            progress: Callable[[str], None] | None) -> None:
+    """Every event of the snapshot in the order it was stored, `chunk` rows at a time, each run of
+    one console's events in one transaction of the target (append_many, `anywhere`)."""
+    after = 0
+    while True:
+        rows = snap.events_after(after, chunk)
+        if not rows:
+            return
+        runs: dict[str, tuple[list[tuple[int, int, dict]], list[float]]] = {}
+        order: list[str] = []
+        for rid, uid, boot, seq, event, received in rows:
+            if not (isinstance(uid, str) and type(boot) is int and type(seq) is int):
+                done.damaged += 1
+                done.problems.append(f"{snap.path}: damaged: events row {rid}: its console, boot or number "
+                                     f"({uid!r}, {boot!r}, {seq!r}) cannot be read: that row is not synced")
+                continue
+            stream = (uid, boot)
+            if isinstance(event, Damaged):
+                done.damaged += 1
+                stopped.stop(stream, seq, f"{event.row} (event {seq}); mend the row and sync again")
+            if isinstance(event, Damaged) or stream in stopped.at:
+                stopped.leave(stream)
+                continue
+            if uid not in runs:
+                runs[uid] = ([], [])
+                order.append(uid)
+            runs[uid][0].append((boot, seq, event))
+            runs[uid][1].append(float(received))
+        for uid in order:
+            items, times = runs[uid]
+            _push(target, uid, items, times, done, stopped)
+        after = rows[-1][0]
+        if progress:
+            progress(f"events: {done.events} stored, {done.there} there already")
+
+
+def _push(target: Store, uid: str, items: list[tuple[int, int, dict]], times: list[float], done: Synced,
+          stopped: _Stopped) -> None:
+    for (boot, seq, _), stored in zip(items, target.append_many(uid, items, times, anywhere=True)):
+        if stored.status == "stored":
+            done.events += 1
+        elif stored.status == "duplicate":
+            done.there += 1
+        elif stored.status == "conflict":
+            done.conflicts += 1
+            stopped.stop((uid, boot), seq, f"event {seq} is not the event {target.path} holds under that number "
+                                           "(two consoles with one id?); kept apart there (its conflicts table)")
+            stopped.leave((uid, boot))
+        else:       # held: after a conflict of its boot in this run
+            stopped.leave((uid, boot))
+
+
+def _gaps(snap: Store) -> dict[Stream, list[tuple[int, int]]]:
+    out: dict[Stream, list[tuple[int, int]]] = {}
+    for uid, boot, first, last in snap.gaps():
+        out.setdefault((uid, boot), []).append((first, last))
+    return out
+
+
+def _games(snap: Store, target: Store, done: Synced) -> dict[int, int]:
+    """Each game of the snapshot that is in the league now: its id there (an imported record
+    added when it is not)."""
     where: dict[int, int] = {}
-    for g in source.games():
+    for g in snap.games():
         if g["state"] == "imported":
-            data = source.imported_record(g["id"])
-            found = target.imported_as(data)
-            if found is None:
-                src, violations = source.imported_source(g["id"]) or ("", 0)
-                found = target.add_imported([(data, violations, src, g["started"])])[0]
-                done.imported += 1
-            else:
-                done.imported_before += 1
+            src, violations = snap.imported_source(g["id"]) or ("", 0)
+            found, new = target.import_once(snap.imported_record(g["id"]), violations, src, g["started"])
+            done.imported += new
+            done.imported_before += not new
             where[g["id"]] = found
         else:
-            found = target.game_id(g["uid"], g["boot"], g["g"])
-            if found is not None:
-                where[g["id"]] = found
+            there = target.game_id(g["uid"], g["boot"], g["g"])
+            if there is not None:
+                where[g["id"]] = there
+    return where
+
+
+def _names(snap: Store, target: Store, where: dict[int, int], done: Synced) -> None:
+    """The names of every game the venue named, unless the league's are the same already."""
     for gid, tid in where.items():
-        if not source.named_seats(gid):
+        if not snap.named_seats(gid):
             continue           # never named at the venue: the league's names stay
-        names = source.names(gid)
+        names = snap.names(gid)
         while names and placeholder(names[-1]):
             names.pop()
         if not _same(target, tid, names):
@@ -105,10 +224,6 @@ def sync(source: Store, target: Store, chunk: int = 500, league_ok: bool = False
                 done.notes.append(f"game {tid} of the league keeps its names: {exc}")
                 continue
             done.named += 1
-    done.games_after = len(target.games())
-    if progress:
-        progress(f"games: {done.games_after} in the league ({done.games_after - done.games_before} new)")
-    return done
 
 
 def _same(target: Store, tid: int, names: list[str]) -> bool:
@@ -121,51 +236,3 @@ def _same(target: Store, tid: int, names: list[str]) -> bool:
         if (found["id"] if found else None) != person or (found is None and name != want):
             return False
     return True
-
-
-def _events(source: Store, target: Store, chunk: int, done: Synced, progress: Callable[[str], None] | None) -> None:
-    """Every event of `source` in the order it was stored, `chunk` at a time, each run of one
-    console's events in one transaction of the target (append_many); a gap the source recorded
-    before an event recorded in the target too (skip_to)."""
-    nexts: dict[tuple[str, int], int] = {}
-    after = 0
-    while True:
-        rows = source.events_after(after, chunk)
-        if not rows:
-            return
-        run: list[tuple[int, int, dict]] = []
-        times: list[float] = []
-        run_uid = ""
-        for _, uid, boot, seq, event, received in rows:
-            if run and uid != run_uid:
-                _push(target, run_uid, run, times, done)
-                run, times = [], []
-            run_uid = uid
-            key = (uid, boot)
-            if key not in nexts:
-                nexts[key] = target.next_seq(uid, boot)
-            if seq < nexts[key]:
-                done.there += 1
-                continue
-            if seq > nexts[key]:          # the source has a gap here
-                _push(target, uid, run, times, done)
-                run, times = [], []
-                if target.skip_to(uid, boot, seq) is not None:
-                    done.gaps += 1
-            run.append((boot, seq, event))
-            times.append(received)
-            nexts[key] = seq + 1
-        _push(target, run_uid, run, times, done)
-        after = rows[-1][0]
-        if progress:
-            progress(f"events: {done.events} stored, {done.there} there already")
-
-
-def _push(target: Store, uid: str, run: list[tuple[int, int, dict]], times: list[float], done: Synced) -> None:
-    if not run:
-        return
-    for stored in target.append_many(uid, run, times):
-        if stored.status == "stored":
-            done.events += 1
-        else:
-            done.there += 1

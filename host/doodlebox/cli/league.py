@@ -68,7 +68,10 @@ def _person(store, name: str) -> dict:
 def league(args: argparse.Namespace) -> int:
     """The standings, one section per edition (or --json: league.standings() as it is)."""
     from doodlebox import league as lg
+    from doodlebox.rules.games import EDITIONS
 
+    if args.edition is not None and args.edition not in EDITIONS:
+        raise InputError(f"--edition {args.edition!r}: no such edition (one of {', '.join(EDITIONS)})")
     store = open_store(args)
     try:
         rows = lg.standings(store, args.edition)
@@ -97,7 +100,8 @@ def league(args: argparse.Namespace) -> int:
 
 
 def sync(args: argparse.Namespace) -> int:
-    """Push this PC's games into the league's database; exit 2 for another league's."""
+    """Push this PC's games into the league's database; exit 2 for another league's, and when
+    something was left (a conflict, a damaged row: said, the rest synced)."""
     from doodlebox import sync as sy
     from doodlebox.store import Store
 
@@ -114,7 +118,12 @@ def sync(args: argparse.Namespace) -> int:
     finally:
         source.close()
     print(done.text(source.path, target.path))
-    return 0
+    if done.complete:
+        return 0
+    print(f"doodlebox: not everything was synced ({done.left} event(s) left: "
+          + ", ".join(f"{n} {what}" for n, what in ((done.conflicts, "conflict(s)"), (done.damaged, "damaged row(s)"))
+                      if n) + "): see the lines above", file=sys.stderr)
+    return 2
 
 
 def _print_table(table: list[tuple[str, ...]], right: tuple[int, ...] = (), indent: str = "") -> None:

@@ -1,5 +1,5 @@
-"""The host end of the link: hello (and the boots it holds), store-then-ack, duplicates and gaps
-(docs/protocol.md), and the frames the host sends of its own (the PC's scores, its hints), from
+"""The host end of the link: hello (and the boots it holds), store-then-ack, duplicates, conflicts
+and gaps (docs/protocol.md), and the frames the host sends of its own (the PC's scores, its hints), from
 any thread.
 
 What one read brings is handled as a batch: its events are committed in one transaction, then
@@ -71,7 +71,7 @@ class HostLink:
     # once (console_coach.py answers from a thread of its own); None: the request is said, not answered
     on_ask: Callable[[Console, dict], None] | None = None
     counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0,
-                                                  "refused": 0, "retries": 0})
+                                                  "refused": 0, "retries": 0, "conflict": 0, "held": 0})
 
     def __post_init__(self) -> None:
         self._lines = frames.LineSplitter()
@@ -81,6 +81,7 @@ class HostLink:
         self._versions: set[object] = set()
         self._hi_at = -HI_EVERY
         self.last_ack: dict[int, int] = {}    # boot -> the highest s acknowledged in this session
+        self._conflicts: set[tuple[int, int]] = set()   # (boot, s) said to be another event than the one stored
         self._sent_at = time.monotonic()      # when a frame last went to the console
 
     def _write(self, frame: bytes) -> None:
@@ -172,8 +173,11 @@ class HostLink:
         self.store.check_file()      # an ack says "stored in the file you named": still that file?
         s = self.last_ack.get(console.boot)
         if s is None:
+            # nothing acknowledged yet in this session: nothing the console still holds is
+            # acknowledged unseen (what the store holds at its place may be another event)
+            first = console.held.get(console.boot, (1, 1))[0]
             try:
-                s = self.store.next_seq(console.uid, console.boot) - 1
+                s = min(self.store.next_seq(console.uid, console.boot), first) - 1
             except StoreError:       # the database is busy: "still here" is said with nothing acked
                 s = 0
         self._write(frames.encode("ack", boot=console.boot, s=max(0, s)))
@@ -245,8 +249,9 @@ class HostLink:
                          "(another host acknowledged them); not here")
         for b, console_next, store_next in said.behind:
             self.on_note(f"boot {b}: the console numbers its events up to {console_next - 1} but this database holds "
-                         f"up to {store_next - 1} (its journal was lost, or another console has its id); events "
-                         f"{console_next}..{store_next - 1} of it will be taken for duplicates")
+                         f"up to {store_next - 1} (its journal was lost, or another console has its id); each event "
+                         "it sends is compared with the one stored at its place: another one is a conflict, kept "
+                         "apart and not acknowledged")
 
     def _flush(self) -> None:
         """Commit the pending events in one transaction, then acknowledge: per boot, an `ack` of
@@ -276,7 +281,9 @@ class HostLink:
             held[boot] = r.ack
             if r.status == "gap":
                 dropped[boot] = max(seq, dropped.get(boot, 0))
-            else:
+            elif r.status == "conflict":
+                self._conflict(console, boot, seq)
+            elif r.status != "held":
                 acked.add(boot)
         for boot, top in held.items():
             if boot in acked:
@@ -289,6 +296,19 @@ class HostLink:
                 if event.get("k") == "refused":
                     self.counts["refused"] += 1
                 self.on_event(console, boot, seq, event)
+
+    def _conflict(self, console: Console, boot: int, seq: int) -> None:
+        """Said once per event: another event is stored at its place. It is kept apart (the
+        store's `conflicts` table), not acknowledged, and nothing after it of its boot is: the
+        console keeps it and sends it again."""
+        if (boot, seq) in self._conflicts:
+            return
+        if len(self._conflicts) >= 1024:
+            self._conflicts.clear()
+        self._conflicts.add((boot, seq))
+        self.on_note(f"console {console.uid} boot {boot} event {seq} is not the event {self.store.path} holds under "
+                     "that number (two consoles with one id?): kept apart (the conflicts table), not acknowledged; "
+                     "the console keeps it and every later event of its boot")
 
     def _retrying(self, work: Callable[[], T], doing: str) -> T | None:
         """work() until it succeeds; while the database is locked or full, again after a wait

@@ -20,11 +20,14 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from doodlebox.errors import InputError
+from doodlebox.store import placing
 from doodlebox.store.dbfile import check_file, open_readonly, open_writing
 from doodlebox.store.errors import Damaged, StoreError, damage, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
@@ -95,11 +98,13 @@ class Store:
         return problem(Path(self.path), exc, doing)
 
 
-    # -- writing -----------------------------------------------------------------------
+    # -- writing (each event at its place: store/placing.py) ----------------------------------
     def hello(self, uid: str, fw: str, held: Iterable[tuple[int, int, int]]) -> Hello:
-        """Record a console's hello: for each boot it holds events of ([boot, first, next]), a
-        gap when `first` is above what the store expects (another host acknowledged the rest,
-        or the console reclaimed them): the store then expects `first`."""
+        """Record a console's hello: for each boot it holds events of ([boot, first, next]), the
+        numbers below `first` that the store neither holds nor has as a gap are recorded as one
+        (another host acknowledged them, or the console reclaimed them: it will not send them).
+        A `next` below the store's frontier is said (`behind`): the console lost its journal, or
+        another console has its id; what it sends is compared with what the store holds."""
         now = time.time()
         out = Hello()
         with self._tx("recording the console's hello"):
@@ -108,18 +113,13 @@ class Store:
                 "ON CONFLICT(uid) DO UPDATE SET fw=excluded.fw, last_seen=excluded.last_seen",
                 (uid, fw, now, now))
             for boot, first, nxt in held:
-                expected = self._next(uid, boot)
-                if first > expected:
-                    out.gaps.append(self._gap(uid, boot, expected, first, now))
-                elif nxt < expected:
-                    out.behind.append((boot, nxt, expected))
+                st = placing.load(self, uid, boot, [])
+                if first > st.f:
+                    out.gaps += placing.add_gap(self, st, st.f, first - 1, now)
+                    placing.save(self, st)
+                elif nxt < st.f:
+                    out.behind.append((boot, nxt, st.f))
         return out
-
-    def _gap(self, uid: str, boot: int, expected: int, first: int, now: float) -> Gap:
-        """Events `expected`..`first`-1 of a boot will never come: a gap, and `first` expected next."""
-        self.db.execute("INSERT INTO gaps VALUES (?,?,?,?,?)", (uid, boot, expected, first - 1, now))
-        self._set_next(uid, boot, first)
-        return Gap(boot, expected, first - 1)
 
     def console_seen(self, uid: str, fw: str, boot: int, first: int) -> int | None:
         """Record a hello of one boot; returns the first seq of a gap the console no longer holds, if any."""
@@ -127,86 +127,54 @@ class Store:
         return gaps[0].first if gaps else None
 
     def append(self, uid: str, boot: int, seq: int, event: dict) -> Stored:
-        """Store the event if it is the next one of its stream; committed on return."""
+        """Store the event at its place (append_many); committed on return."""
         return self.append_many(uid, [(boot, seq, event)])[0]
 
     def append_many(self, uid: str, items: Sequence[tuple[int, int, dict]],
-                    received: Sequence[float] | None = None) -> list[Stored]:
-        """Each (boot, seq, event) stored if it is the next of its stream, all in one transaction,
-        committed on return; what happened to each. StoreError (nothing stored) when SQLite fails.
-        `received`: when each was received (sync.py hands on another database's events with
-        their own times, so that the games they make start and end when they did); default now."""
-        out: list[Stored] = []
+                    received: Sequence[float] | None = None, anywhere: bool = False) -> list[Stored]:
+        """Each (boot, seq, event) at its place, all in one transaction, committed on return;
+        what happened to each (store/placing.py): `stored`; `duplicate` (the same event is
+        there); `conflict` (another event is there: kept apart in the `conflicts` table, and the
+        rest of that boot's events here are `held`, not stored); `gap` (the link's only: a number
+        above the frontier, not stored, to be sent again). Stored.ack is the highest number the
+        console may be acknowledged for: every one up to it stored or a gap, none a conflict.
+        `anywhere`: store a number above the frontier too (sync.py). `received`: when each was
+        received (sync.py hands on another database's events with their own times, so that the
+        games they make start and end when they did); default now. StoreError (nothing stored)
+        when the database fails."""
         if not items:
-            return out
+            return []
         now = time.time()
-        nexts: dict[int, int] = {}
+        found: list[tuple[placing.Stream, str, int]] = []
         with self._tx("storing events"):
+            streams: dict[int, placing.Stream] = {}
+            again: dict[tuple[int, int], None] = {}       # games to derive again, in order
             for k, (boot, seq, event) in enumerate(items):
-                if received is not None:
-                    now = received[k]
-                expected = nexts.get(boot)
-                if expected is None:
-                    expected = self._next(uid, boot)
-                if seq != expected:
-                    out.append(Stored("duplicate" if seq < expected else "gap", expected - 1))
-                    nexts[boot] = expected
-                    continue
-                kind = str(event.get("k", "?"))
-                game = event.get("g") if type(event.get("g")) is int else None
-                self.db.execute(
-                    "INSERT INTO events (uid, boot, seq, game, kind, body, received) VALUES (?,?,?,?,?,?,?)",
-                    (uid, boot, seq, game, kind, json.dumps(event, sort_keys=True), now))
-                nexts[boot] = seq + 1
-                if game is not None:
-                    self._update_game(uid, boot, game, kind, event, now)
-                out.append(Stored("stored", seq))
-            for boot, nxt in nexts.items():
-                self._set_next(uid, boot, nxt)
+                st = streams.get(boot)
+                if st is None:
+                    st = streams[boot] = placing.load(self, uid, boot, [s for b, s, _ in items if b == boot])
+                status, settle = placing.put(self, st, seq, event, received[k] if received is not None else now,
+                                             anywhere)
+                found.append((st, status, st.ack()))
+                if settle:
+                    again[(boot, event["g"])] = None
+            for st in streams.values():
+                placing.save(self, st)
+            for boot, g in again:
+                placing.settle(self, uid, boot, g)
+        # as each stood then; below a conflict of its boot for every one (nothing past it is acknowledged)
+        return [Stored(status, min(ack, st.ack())) for st, status, ack in found]
+
+    def add_gaps(self, uid: str, boot: int, ranges: Iterable[tuple[int, int]]) -> list[Gap]:
+        """Record these numbers of a boot (first, last) as gaps, but for those stored or in a gap
+        already (sync.py: the gaps of the database it reads); the ranges newly recorded."""
+        out: list[Gap] = []
+        with self._tx("recording a gap"):
+            st = placing.load(self, uid, boot, [])
+            for first, last in ranges:
+                out += placing.add_gap(self, st, first, last, time.time())
+            placing.save(self, st)
         return out
-
-    def _update_game(self, uid: str, boot: int, g: int, kind: str, event: dict, now: float) -> None:
-        db = self.db
-        if kind == "game":
-            # an earlier boot's game still playing, and not resumed: the console began another
-            db.execute("UPDATE games SET state='abandoned', ended=? WHERE uid=? AND boot<? AND state='playing'",
-                       (now, uid, boot))
-            db.execute("INSERT INTO games (uid, boot, g, edition, players, variant, started) "
-                       "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                       (uid, boot, g, event.get("ed"), event.get("n"), event.get("var"), now))
-        elif kind == "resume":
-            self._resume(uid, boot, g, event, now)
-        r = event.get("r")
-        db.execute(f"UPDATE games SET events = events + 1, rounds = {self._greatest}(rounds, ?) "
-                   "WHERE uid=? AND boot=? AND g=?",
-                   (r if type(r) is int else 0, uid, boot, g))
-        if kind == "end":
-            db.execute("UPDATE games SET ended=?, end_reason=?, state='ended' WHERE uid=? AND boot=? AND g=?",
-                       (now, event.get("why"), uid, boot, g))
-
-    def _resume(self, uid: str, boot: int, g: int, event: dict, now: float) -> None:
-        """Game g of this boot goes on with the game `of` = [boot, g] of an earlier boot."""
-        db = self.db
-        of_boot, of_g = event["of"]
-        old = db.execute("SELECT id, edition, players, variant, rounds FROM games "
-                         "WHERE uid=? AND boot=? AND g=?", (uid, of_boot, of_g)).fetchone()
-        ed, players, variant, rounds = old[1:5] if old else (None, None, None, 0)
-        db.execute("INSERT INTO games (uid, boot, g, edition, players, variant, started, rounds, continues, "
-                   "of_boot, of_g, resume_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                   (uid, boot, g, ed, players, variant, now, rounds, old[0] if old else None, of_boot, of_g,
-                    event["at"]))
-        if old is not None:
-            new = db.execute("SELECT id FROM games WHERE uid=? AND boot=? AND g=?", (uid, boot, g)).fetchone()[0]
-            db.execute("UPDATE games SET state='resumed', continued_by=?, ended=NULL WHERE id=?", (new, old[0]))
-
-    def _next(self, uid: str, boot: int) -> int:
-        row = self.db.execute("SELECT next_seq FROM streams WHERE uid=? AND boot=?", (uid, boot)).fetchone()
-        return row[0] if row else 1
-
-    def _set_next(self, uid: str, boot: int, seq: int) -> None:
-        self.db.execute("INSERT INTO streams VALUES (?,?,?) "
-                        "ON CONFLICT(uid, boot) DO UPDATE SET next_seq=excluded.next_seq",
-                        (uid, boot, seq))
 
     def _tx(self, doing: str) -> Transaction:
         return Transaction(self, doing)
@@ -369,8 +337,11 @@ class Store:
                 raise BadNames(f"name {k + 1} ({n[:NAME_LENGTH]}...) is longer than {NAME_LENGTH} characters")
             if not n.isprintable():
                 raise BadNames(f"name {k + 1} ({n!r}) has characters that cannot be printed")
+        # a seat's name as `P1`..`Pn` in any width or case is no one's: kept as the console writes it
+        clean = [f"P{fold(n)[1:]}" if placeholder(n) else n for n in clean]
         full = list(clean) + [f"P{seat + 1}" for seat in range(len(clean), seats)]
-        twice = sorted({n for n in full if [m.casefold() for m in full].count(n.casefold()) > 1})
+        keys = [fold(m) for m in full]         # the same person's name in any case, width or composition
+        twice = sorted({n for n, key in zip(full, keys) if keys.count(key) > 1})
         if twice:
             raise BadNames(f"the name {twice[0]!r} is given to two seats of game {gid}")
         with self._tx("storing names"):
@@ -404,32 +375,37 @@ class Store:
         """Store records of games played on paper, all in one transaction: (record, violations
         found, source, when it was played as a time stamp) each; their new game ids. The record
         is kept as given (its names become the game's names: names(), set_names())."""
-        ids = []
         with self._tx("importing records"):
-            for data, violations, source, started in items:
-                g = self.db.execute("SELECT COALESCE(MAX(g), 0) + 1 FROM games WHERE uid=? AND boot=0",
-                                    (IMPORTED,)).fetchone()[0]
-                variant = data.get("variant", "")
-                gid = self._insert(
-                    "INSERT INTO games (uid, boot, g, edition, players, variant, started, state, rounds, events) "
-                    "VALUES (?,0,?,?,?,?,?,'imported',?,0)",
-                    (IMPORTED, g, data.get("edition"), len(data["players"]),
-                     variant if isinstance(variant, str) else "", started, len(data.get("rounds") or [])))
-                self.db.execute("INSERT INTO imported (game, record, violations, source) VALUES (?,?,?,?)",
-                                (gid, _canonical(data), violations, source))
-                people = self._people_of(data["players"], time.time(), unique=True)
-                self.db.executemany("INSERT INTO players (game, seat, name, person) VALUES (?,?,?,?)",
-                                    [(gid, seat, n, p) for seat, (n, p) in enumerate(zip(data["players"], people))])
-                ids.append(gid)
-        return ids
+            return [self._add_imported(*item) for item in items]
 
-    def _insert(self, sql: str, args: tuple) -> int:
-        """INSERT a row; its new id."""
-        if isinstance(self.db, PgConnection):
-            return self.db.execute(sql + " RETURNING id", args).fetchone()[0]
-        gid = self.db.execute(sql, args).lastrowid
-        assert gid is not None
+    def _add_imported(self, data: dict, violations: int, source: str, started: float) -> int:
+        """One record stored, in the transaction begun: its game's row (its number one more than
+        the highest), the record, its seats' people."""
+        g = self.db.execute("SELECT COALESCE(MAX(g), 0) + 1 FROM games WHERE uid=? AND boot=0",
+                            (IMPORTED,)).fetchone()[0]
+        gid = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0]
+        variant = data.get("variant", "")
+        self.db.execute(
+            "INSERT INTO games (id, uid, boot, g, edition, players, variant, started, state, rounds, events) "
+            "VALUES (?,?,0,?,?,?,?,?,'imported',?,0)",
+            (gid, IMPORTED, g, data.get("edition"), len(data["players"]),
+             variant if isinstance(variant, str) else "", started, len(data.get("rounds") or [])))
+        self.db.execute("INSERT INTO imported (game, record, violations, source) VALUES (?,?,?,?)",
+                        (gid, _canonical(data), violations, source))
+        people = self._people_of(data["players"], time.time(), unique=True)
+        self.db.executemany("INSERT INTO players (game, seat, name, person) VALUES (?,?,?,?)",
+                            [(gid, seat, n, p) for seat, (n, p) in enumerate(zip(data["players"], people))])
         return gid
+
+    def import_once(self, data: dict, violations: int, source: str, started: float) -> tuple[int, bool]:
+        """A record stored as add_imported() stores it unless the same record is stored already,
+        checked in the same transaction (two syncs at once add it once): its game id, and
+        whether it is new."""
+        with self._tx("importing a record"):
+            rows = self.db.execute("SELECT game FROM imported WHERE record=?", (_canonical(data),)).fetchall()
+            if rows:
+                return rows[0][0], False
+            return self._add_imported(data, violations, source, started), True
 
     def imported_source(self, gid: int) -> tuple[str, int] | None:
         """(the file it was imported from, the violations found then) of an imported game."""
@@ -630,18 +606,63 @@ class Store:
         """(uid, boot, the seq expected next) of every stream."""
         return self._read("SELECT uid, boot, next_seq FROM streams ORDER BY uid, boot")
 
-    def events_after(self, after: int, limit: int) -> list[tuple[int, str, int, int, dict, float]]:
+    def events_after(self, after: int, limit: int) -> list[tuple[int, object, object, object, dict | Damaged, float]]:
         """(row id, uid, boot, seq, event, received) of the events stored after row `after`, in the
-        order they were stored, at most `limit`."""
+        order they were stored, at most `limit`. `event` is the Damaged of a row whose event cannot
+        be read, and uid, boot and seq are as the row holds them (sync.py checks their types):
+        one damaged row does not stop the reading of the others."""
         rows = self._read(f"SELECT uid, boot, seq, received, {self._event_columns()} FROM events WHERE id>? "
                           "ORDER BY id LIMIT ?", (after, limit))
-        return [(row[0], u, b, sq, self._event(*row), rec) for u, b, sq, rec, *row in rows]
+        out: list[tuple[int, object, object, object, dict | Damaged, float]] = []
+        for u, b, sq, rec, *row in rows:
+            try:
+                event: dict | Damaged = self._event(*row)
+            except Damaged as exc:
+                event = exc
+            out.append((row[0], u, b, sq, event, rec))
+        return out
 
-    def skip_to(self, uid: str, boot: int, first: int) -> Gap | None:
-        """A gap up to `first` of a boot (as hello() records one), when the store expects less."""
-        with self._tx("recording a gap"):
-            expected = self._next(uid, boot)
-            return self._gap(uid, boot, expected, first, time.time()) if first > expected else None
+    def conflicts(self) -> list[tuple[str, int, int, str, float]]:
+        """(uid, boot, seq, body, received) of every event kept apart: it came to a place that
+        holds another event (store/placing.py), oldest first."""
+        return self._read("SELECT uid, boot, seq, body, received FROM conflicts ORDER BY id")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Store]:
+        """This database as it stands now, to be read at leisure while others write it (sync.py):
+        an SQLite file copied in one read transaction (SQLite's online backup into a temporary
+        file: the file is locked only while it is copied) and opened read-only, damage said of the
+        file named; a PostgreSQL database read in one repeatable-read, read-only transaction."""
+        if isinstance(self.db, PgConnection):
+            try:
+                self.db.begin(lock=False)
+                self.db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            except self._errors as exc:
+                self.db.rollback()
+                raise self._problem(exc, "beginning a snapshot to read") from None
+            try:
+                yield self
+            finally:
+                try:
+                    self.db.rollback()
+                except self._errors:
+                    pass
+            return
+        with tempfile.TemporaryDirectory(prefix="doodlebox-snapshot-") as tmp:
+            copy = Path(tmp) / "snapshot.sqlite3"
+            target = sqlite3.connect(copy)
+            try:
+                self.db.backup(target)
+            except sqlite3.Error as exc:
+                raise self._problem(exc, "copying it to read") from None
+            finally:
+                target.close()
+            snap = Store(copy, readonly=True)
+            snap.path = self.path
+            try:
+                yield snap
+            finally:
+                snap.close()
 
     def game_id(self, uid: str, boot: int, g: int) -> int | None:
         """The games.id of game `g` of a console's boot, if it is stored."""

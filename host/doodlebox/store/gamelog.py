@@ -49,7 +49,10 @@ class GameLog:
 
 @dataclass(frozen=True)
 class Stored:
-    """What append() did: 'stored', 'duplicate' or 'gap'; `ack` is the highest seq held."""
+    """What append() did to an event (store/placing.py): 'stored'; 'duplicate' (the same event is
+    there); 'conflict' (another event is at its place: kept apart); 'held' (after a conflict of its
+    boot in the same call: not stored); 'gap' (above the frontier: the link asks for it again).
+    `ack` is the highest number the console may be acknowledged for."""
 
     status: str
     ack: int

@@ -12,7 +12,7 @@ import time
 import unicodedata
 from typing import Any
 
-_PLACEHOLDER = re.compile(r"P[0-9]+", re.IGNORECASE)
+_PLACEHOLDER = re.compile(r"p[0-9]+")     # of a folded name: `P1`, `p1`, full-width P1 alike
 
 
 def fold(name: str) -> str:
@@ -21,8 +21,8 @@ def fold(name: str) -> str:
 
 
 def placeholder(name: str) -> bool:
-    """The name of a seat nobody named (`P1`..`Pn`): no person."""
-    return bool(_PLACEHOLDER.fullmatch(name.strip()))
+    """The name of a seat nobody named (`P1`..`Pn`, in any case or width): no person."""
+    return bool(_PLACEHOLDER.fullmatch(fold(name)))
 
 
 def person_of(db: Any, name: str, now: float, create: bool = True) -> int | None:
@@ -37,7 +37,9 @@ def person_of(db: Any, name: str, now: float, create: bool = True) -> int | None
             return row[0]
     if not create:
         return None
-    db.execute("INSERT INTO people (name, folded, created) VALUES (?,?,?) ON CONFLICT (folded) DO NOTHING",
+    # the number one more than the highest, in the writers' turn (no sequence: PostgreSQL's loses 32 at a crash)
+    db.execute("INSERT INTO people (id, name, folded, created) "
+               "VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM people),?,?,?) ON CONFLICT (folded) DO NOTHING",
                (" ".join(name.split()), key, now))
     return db.execute("SELECT id FROM people WHERE folded=?", (key,)).fetchone()[0]
 

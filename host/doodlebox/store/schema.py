@@ -1,5 +1,5 @@
-"""The database's tables, schema version 4 (PRAGMA user_version; on PostgreSQL a table of its
-own: store/postgres.py), and the steps that upgrade a new, version 1, 2 or 3 database to it in
+"""The database's tables, schema version 5 (PRAGMA user_version; on PostgreSQL a table of its
+own: store/postgres.py), and the steps that upgrade a new, version 1, 2, 3 or 4 database to it in
 one transaction (docs/stored-games.md). A step is a statement with its named arguments, or a
 function of the connection (version 4's people made from the names: store/people.py), the same
 on both backends."""
@@ -15,7 +15,7 @@ from typing import Any
 from doodlebox.store.errors import StoreError
 from doodlebox.store.people import people_from_names
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 STATES = ("playing", "ended", "resumed", "abandoned", "imported")
 IMPORTED = ""        # the uid of an imported game's row (a console's uid is never empty)
 
@@ -78,7 +78,17 @@ _PLAYERS_V4 = [
     "CREATE UNIQUE INDEX IF NOT EXISTS players_person ON players (game, person)",
     "INSERT INTO league (id, name) SELECT :league, '' WHERE NOT EXISTS (SELECT 1 FROM league)",
 ]
-OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported", "people", "aliases", "league"}
+# version 5: an event's place is its identity; each event keeps a hash of its body (NULL for one
+# stored before: the hash of its body is taken when it is compared), and an event that came to a
+# place held by another is kept apart, never stored nor acknowledged (store/placing.py)
+_EVENTS_V5 = [
+    "ALTER TABLE events ADD COLUMN hash TEXT",
+    "CREATE TABLE IF NOT EXISTS conflicts (id INTEGER PRIMARY KEY, uid TEXT NOT NULL, boot INTEGER NOT NULL, "
+    "seq INTEGER NOT NULL, hash TEXT NOT NULL, body TEXT NOT NULL, received REAL NOT NULL, noted REAL NOT NULL, "
+    "UNIQUE (uid, boot, seq, hash))",
+]
+OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported", "people", "aliases", "league",
+        "conflicts"}
 Step = tuple[str | Callable[[Any], None], dict]
 
 
@@ -99,7 +109,8 @@ def steps(version: int, tables: set[str]) -> list[Step]:
     with these tables to SCHEMA_VERSION: a new one gets every table, a version 1 one its version
     2 columns, a version 2 one the version 3 tables, a version 3 one the version 4 tables, its
     players' `person` column and its people made from the names it holds (a function of the
-    connection: store/people.py). The same steps on both backends (PostgreSQL with its own
+    connection: store/people.py), a version 4 one the events' `hash` column and the `conflicts`
+    table. The same steps on both backends (PostgreSQL with its own
     types: store/postgres.py, ddl())."""
     out: list[Step] = [(s, {}) for s in _TABLES.split(";") if s.strip()]
     if "games" not in tables or version < 2:
@@ -110,6 +121,8 @@ def steps(version: int, tables: set[str]) -> list[Step]:
         out += [(s, {}) for s in _TABLES_V4.split(";") if s.strip()]
         out += [(s, {"league": uuid.uuid4().hex} if ":league" in s else {}) for s in _PLAYERS_V4]
         out.append((people_from_names, {}))
+    if version < 5:
+        out += [(s, {}) for s in _EVENTS_V5]
     return out
 
 

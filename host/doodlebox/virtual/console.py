@@ -380,6 +380,10 @@ class VirtualConsole:
             raw = kind == "soft-raw"       # a soft reset in the raw REPL stays there
             boot = kind in ("soft", "hard")
 
+    def _fresh(self) -> bool:
+        """The flash holds no boot counter and no console id: this power-up makes them."""
+        return not (self.flash / "boot.txt").exists() and not (self.flash / "id.txt").exists()
+
     def _run_firmware(self) -> str:
         """Run main.py until it stops; returns "interrupt", "no main.py" or what it printed."""
         from doodlebox.virtual.vm import ProgramFailed, run_program
@@ -389,6 +393,7 @@ class VirtualConsole:
             return "no main.py"
         self.state = "firmware"
         self.boots += 1
+        self.hardware.power_up(self._fresh())
         # each host call of the VM waits for the GIL: at most 0.5 ms while another thread of
         # this process runs Python, not the default 5 ms (button poll gaps, docs/virtual-console.md)
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
@@ -411,6 +416,7 @@ class VirtualConsole:
 
         self.state = "firmware"
         self.boots += 1
+        self.hardware.power_up(self._fresh())
         fns = self._functions()
         cpython.run_firmware(self.flash, lambda name, *args: fns[name](*args), fast_clock=self.clock.fast)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import binascii
 import collections
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -458,7 +459,18 @@ class Hardware:
     def hw_unique_id(self):
         return binascii.hexlify(self.unique_id).decode("ascii")
 
+    def power_up(self, fresh: bool) -> None:
+        """A power-up; `fresh`: on a flash that holds no boot counter and no id yet, where the
+        firmware makes the console's id from its generator as it starts (firmware/doodle/bootnum.py).
+        The generator's first seed is then the operating system's randomness, as a Pico's is its
+        ring oscillator's, so every new virtual console has an id of its own; the firmware seeds it
+        again once the id is made, and the dice come from `seed` as ever."""
+        self._entropy = fresh
+
     def hw_seed(self):
+        if getattr(self, "_entropy", False):
+            self._entropy = False
+            return int.from_bytes(os.urandom(4), "little") or 1
         return self.seed
 
     def hw_reset(self, kind):
