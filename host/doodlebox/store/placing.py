@@ -66,16 +66,19 @@ def load(store: Store, uid: str, boot: int, numbers: list[int]) -> Stream:
     """The stream as stored, with the stored numbers among `numbers` (and every one from the
     frontier on, when some are stored above it)."""
     db = store.db
-    row = db.execute("SELECT next_seq FROM streams WHERE uid=? AND boot=?", (uid, boot)).fetchone()
-    f = row[0] if row else 1
-    top = db.execute("SELECT MAX(seq) FROM events WHERE uid=? AND boot=?", (uid, boot)).fetchone()[0] or 0
+    # one round trip to the server for what a console's batch in order needs (the link's way)
+    f, top, gapped = db.execute(
+        "SELECT (SELECT next_seq FROM streams WHERE uid=? AND boot=?), "
+        "(SELECT MAX(seq) FROM events WHERE uid=? AND boot=?), "
+        "(SELECT COUNT(*) FROM gaps WHERE uid=? AND boot=?)", (uid, boot) * 3).fetchone()
+    f, top = f or 1, top or 0
     have: dict[int, str] = {}
     if numbers and (min(numbers) < f or top >= min(numbers)):
         have.update(_hashes(store, "seq BETWEEN ? AND ?", (uid, boot, min(numbers), max(numbers))))
     if top >= f:          # stored ahead of the frontier (a sync): every one from it on
         have.update(_hashes(store, "seq >= ?", (uid, boot, f)))
     noted = {(a, b): t for a, b, t in db.execute(
-        "SELECT from_seq, to_seq, noted FROM gaps WHERE uid=? AND boot=?", (uid, boot)).fetchall()}
+        "SELECT from_seq, to_seq, noted FROM gaps WHERE uid=? AND boot=?", (uid, boot)).fetchall()} if gapped else {}
     return Stream(uid, boot, f, merged(noted), have, top, noted)
 
 

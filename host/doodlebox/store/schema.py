@@ -86,6 +86,7 @@ _EVENTS_V5 = [
     "CREATE TABLE IF NOT EXISTS conflicts (id INTEGER PRIMARY KEY, uid TEXT NOT NULL, boot INTEGER NOT NULL, "
     "seq INTEGER NOT NULL, hash TEXT NOT NULL, body TEXT NOT NULL, received REAL NOT NULL, noted REAL NOT NULL, "
     "UNIQUE (uid, boot, seq, hash))",
+    "CREATE INDEX IF NOT EXISTS gaps_of_stream ON gaps (uid, boot)",     # read at every batch of a link
 ]
 OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported", "people", "aliases", "league",
         "conflicts"}
