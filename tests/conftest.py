@@ -25,7 +25,7 @@ SLOW = {
     "test_demo", "test_e2e", "test_faults", "test_firmware_update", "test_firmware_vm", "test_flash",
     "test_heap", "test_log_faults", "test_panel_scores", "test_ports", "test_power_cut", "test_power_cuts",
     "test_power_up_vm", "test_press_timing", "test_puzzle_minute", "test_repl", "test_replug_vm",
-    "test_signals", "test_vm_faults", "test_wav", "test_web", "test_web_limits",
+    "test_signals", "test_vm_faults", "test_wav", "test_web", "test_web_limits", "test_web_coach",
     # the type checkers and linters over the tree (make check), mpy-cross
     "test_checks", "test_firmware_types", "test_firmware_build",
     # `doodlebox` as its own process, the page's server, the panel's driver in the VM

@@ -617,7 +617,7 @@ FAULTS: list[tuple[str, Callable[[int, random.Random], dict | None], int, int]] 
     ("soak", soak, 30, 3),
     ("power cut (VM)", power_cut_vm, 200, 20),
     *faults_acks.FAULTS,     # the database deleted, replaced, its -shm spoilt; SIGTERM, SIGHUP; a new port
-    *faults_web.FAULTS,      # the page's server: 200 concurrent requests, 60 slow clients
+    *faults_web.FAULTS,      # the page's server: 200 concurrent requests, 60 slow clients, clients asking for analyses
     *faults_sync.FAULTS,     # venues synced into a league in every order, beside a logger, at once
 ]
 

@@ -7,11 +7,21 @@
                                    half in a POST's body) held while ordinary GETs go on: each
                                    ordinary one answered 200, each slow one dropped by the
                                    server (after how long), the server's threads at most
+    web: 8 (50) clients asking     issue 32: that many clients (threads, each from an address of
+        for analyses               its own, 127.0.0.10 and on, a connection a request) ask for the
+                                   coach's analysis of several games each (/game/N/coach.svg and
+                                   /api/game/N/coach, again after each Retry-After) while another
+                                   thread times plain GETs of `/`: how the analysis requests were
+                                   answered (200, 202 under way, 429 this client's bound, 503 the
+                                   queue's), none dropped or errored, GET /'s latency, and whether
+                                   every one was answered within 1 s (judged in the full run only)
 
 The server is the shipped `doodlebox web --db DB --port 0` as its own process on 127.0.0.1 (no
-other address is ever a target), over a temporary database holding one game; it is stopped at
-the end. Every loop is bounded in count and in time. tests/test_web_limits.py runs short
-versions of both as tests of what is answered and dropped, never of how fast.
+other address is ever a target), over a temporary database holding one game (the analyses'
+lines: the golden dice records, each GAME_COPIES times under other names); it is stopped at the
+end. Every loop is bounded in count and in time. tests/test_web_limits.py runs short versions of
+the first two as tests of what is answered and dropped, never of how fast; tests/test_faults.py
+runs all four short.
 """
 from __future__ import annotations
 
@@ -35,6 +45,15 @@ ROOT = Path(__file__).resolve().parent.parent
 ADDRESS = "127.0.0.1"
 PATHS = ("/api/games", "/api/live", "/game/1", "/")
 GOLDEN = ROOT / "tests" / "golden" / "suzhou-bonuses.json"
+DICE_GOLDEN = ("city-hotel15", "city-solo", "monsters-bottles", "monsters-kraken", "shanghai-floors", "shanghai-ring",
+               "suzhou-bonuses", "suzhou-control", "treasures-shared", "treasures-solo")   # the coach analyses these
+GAME_COPIES = 2           # each of them, its players renamed: another record, so another analysis
+GAMES_EACH = 4            # games a client asks for (more than the server's bound per client, analyses.PER_CLIENT)
+ASKING_S = (30.0, 3.0)    # s the clients ask for (the full run, --short)
+ASKS = 200                # requests a client makes at most
+PAUSE_CAP = 2.0           # s: a client waits Retry-After, at most this long
+ORDINARY_EVERY = 0.25     # s between the timed GETs of /
+ORDINARY_LIMIT = 1.0      # s: "every ordinary request answered within" this
 
 
 def server_timeout() -> float:
@@ -45,18 +64,30 @@ def server_timeout() -> float:
 
 class Web:
     """`doodlebox web --db DB --port 0` as its own process, over a new database in a folder of its
-    own holding one imported game; `with Web() as web:` waits for its address (web.port) and at
-    the end stops it (Ctrl-C) and removes the folder."""
+    own holding one imported game (`copies`: the golden dice records instead, each that many
+    times, games 1 to len(DICE_GOLDEN) * copies); `with Web() as web:` waits for its address
+    (web.port) and at the end stops it (Ctrl-C) and removes the folder."""
 
-    def __init__(self) -> None:
+    def __init__(self, copies: int = 0) -> None:
         from doodlebox.games_view import import_records
         from doodlebox.store import Store
 
         self.dir = Path(tempfile.mkdtemp(prefix="doodlebox-web-"))
         self.db = self.dir / "games.sqlite3"
+        paths = [GOLDEN]
+        if copies:
+            paths = []
+            for k in range(copies):
+                for name in DICE_GOLDEN:
+                    data = json.loads((ROOT / "tests" / "golden" / f"{name}.json").read_text())
+                    if k:
+                        data["players"] = [f"{p} {k + 1}" for p in data["players"]]
+                    paths.append(self.dir / f"{name}-{k + 1}.json")
+                    paths[-1].write_text(json.dumps(data))
+        self.games = len(paths)
         store = Store(self.db)
         try:
-            import_records(store, [GOLDEN], False)
+            import_records(store, paths, False)
         finally:
             store.close()
         self.proc: subprocess.Popen | None = None
@@ -125,10 +156,12 @@ class ThreadCount:
         self._thread.join(timeout=5)
 
 
-def exchange(port: int, data: bytes, timeout: float = 30.0) -> tuple[int, dict, bytes]:
-    """`data` sent as it is on a connection of its own: (status, headers, body) of the answer
-    (status 0: what came back is no HTTP answer)."""
-    with socket.create_connection((ADDRESS, port), timeout=timeout) as s:
+def exchange(port: int, data: bytes, timeout: float = 30.0, source: str | None = None) -> tuple[int, dict, bytes]:
+    """`data` sent as it is on a connection of its own (from the address `source`, a loopback
+    one; default: the system's choice): (status, headers, body) of the answer (status 0: what
+    came back is no HTTP answer)."""
+    with socket.create_connection((ADDRESS, port), timeout=timeout,
+                                  source_address=(source, 0) if source else None) as s:
         s.sendall(data)
         got = b""
         deadline = time.monotonic() + timeout
@@ -186,6 +219,97 @@ def concurrent(port: int, n: int, rng: random.Random, timeout: float = 30.0) -> 
     errors = [f"{status} {body.decode('utf-8', 'replace')}" for status, _, body in out if status != 200]
     return {"answered": len(answered), "errors": len(errors), "error_samples": errors[:3],
             "p50_ms": percentile(answered, 50), "p99_ms": percentile(answered, 99)}
+
+
+def sources(n: int) -> list[str | None]:
+    """`n` client addresses, 127.0.0.10 and on (all of 127.0.0.0/8 is this computer on Linux),
+    so that the server counts `n` clients; None each where they cannot be had."""
+    out: list[str | None] = []
+    for k in range(n):
+        address = f"127.0.0.{10 + k % 240}"
+        try:
+            with socket.socket() as s:
+                s.bind((address, 0))
+        except OSError:
+            return [None] * n
+        out.append(address)
+    return out
+
+
+def asking(port: int, n: int, games: int, rng: random.Random, seconds: float) -> dict[str, Any]:
+    """`n` clients, each from an address of its own, asking for the coach's analyses of
+    GAMES_EACH games each (each game not answered 200 yet once a round, /api/game/N/coach and
+    /game/N/coach.svg in turn; the next round after the longest Retry-After, at most PAUSE_CAP s)
+    for `seconds` s (and ASKS requests at most), while GETs of / are timed (one every
+    ORDINARY_EVERY s): the analysis answers by status (0: dropped, no answer), the games
+    analysed, /'s latencies."""
+    addresses = sources(n)
+    picks = [rng.sample(range(1, games + 1), min(GAMES_EACH, games)) for _ in range(n)]
+    answers: list[list[int]] = [[] for _ in range(n)]
+    analysed: set[int] = set()
+    samples: list[str] = []
+    deadline = time.monotonic() + seconds
+    gate = threading.Barrier(n + 1, timeout=60)
+
+    def client(k: int) -> None:
+        left = list(picks[k])
+        try:
+            gate.wait()
+        except threading.BrokenBarrierError:
+            return
+        for round_ in range(ASKS):
+            pause = 0.0
+            for gid in list(left):         # each game not answered yet, once a round
+                if time.monotonic() >= deadline or len(answers[k]) >= ASKS:
+                    return
+                path = f"/game/{gid}/coach.svg" if round_ % 2 else f"/api/game/{gid}/coach"
+                try:
+                    status, headers, body = exchange(port, f"GET {path} HTTP/1.1\r\nHost: {ADDRESS}:{port}\r\n"
+                                                           "Connection: close\r\n\r\n".encode(), 30, addresses[k])
+                except OSError as exc:
+                    status, headers, body = 0, {}, repr(exc).encode()
+                answers[k].append(status)
+                if status == 200:
+                    left.remove(gid)
+                    analysed.add(gid)
+                    continue
+                if status not in (202, 429, 503) and len(samples) < 3:
+                    samples.append(f"{path}: {status} {body[:120].decode('utf-8', 'replace')}")
+                wait = headers.get("Retry-After", "")
+                pause = max(pause, min(float(wait), PAUSE_CAP) if wait.isdigit() else PAUSE_CAP)
+            if not left:
+                return
+            time.sleep(max(0.0, min(pause, deadline - time.monotonic())))
+
+    workers = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(n)]
+    for w in workers:
+        w.start()
+    lat: list[float] = []
+    ordinary_failures: list[str] = []
+    try:
+        gate.wait()
+    except threading.BrokenBarrierError:
+        pass
+    while time.monotonic() < deadline:
+        t0 = time.monotonic()
+        status, body = request(port, "/", timeout=30)
+        if status == 200:
+            lat.append((time.monotonic() - t0) * 1000)
+        else:
+            ordinary_failures.append(f"/: {status} {body[:120].decode('utf-8', 'replace')}")
+        time.sleep(max(0.0, ORDINARY_EVERY - (time.monotonic() - t0)))
+    for w in workers:
+        w.join(PAUSE_CAP + 65)
+    statuses = [s for a in answers for s in a]
+    by = {code: statuses.count(code) for code in (200, 202, 429, 503)}
+    errors = [s for s in statuses if s not in by]
+    return {"asked": len(statuses), "by_status": by, "dropped": errors.count(0),
+            "errors": len(errors) - errors.count(0), "analysed": len(analysed), "games": games,
+            "ordinary": len(lat) + len(ordinary_failures), "answered": len(lat),
+            "ordinary_errors": len(ordinary_failures), "error_samples": (samples + ordinary_failures)[:3],
+            "p50_ms": percentile(lat, 50), "p99_ms": percentile(lat, 99), "max_ms": max(lat, default=float("nan")),
+            "within": bool(lat) and max(lat) <= ORDINARY_LIMIT * 1000 and not ordinary_failures,
+            "seconds": seconds}
 
 
 def half_open(port: int, k: int) -> socket.socket:
@@ -286,9 +410,28 @@ def fault_slow(n: int, rng: random.Random) -> dict[str, Any]:
     return {"what": "web: slow clients", "tried": n, "web": "slow", **r, "threads": threads.most}
 
 
+def fault_analyses(n: int, rng: random.Random, full: int) -> dict[str, Any]:
+    """`n` clients asking for analyses (asking()); `judged`: the full run (`n` == `full`), whose
+    GET / must have been answered within ORDINARY_LIMIT s (--short never judges a time)."""
+    judged = n >= full
+    with Web(copies=GAME_COPIES) as web, ThreadCount(web) as threads:
+        r = asking(web.port, n, web.games, rng, ASKING_S[0] if judged else ASKING_S[1])
+    return {"what": "web: clients asking for analyses", "tried": n, "web": "analyses", **r, "judged": judged,
+            "threads": threads.most}
+
+
+def fault_analyses_8(n: int, rng: random.Random) -> dict[str, Any]:
+    return fault_analyses(n, rng, 8)
+
+
+def fault_analyses_50(n: int, rng: random.Random) -> dict[str, Any]:
+    return fault_analyses(n, rng, 50)
+
+
 def threads_allowed() -> int:
     """The threads the server may have at most: its workers, the sockets' thread, the main thread,
-    the database's thread, and two to spare."""
+    the database's thread, and two more (the coach's process pool's manager and its queue's
+    feeder, once an analysis was asked for)."""
     from doodlebox.web.server import THREADS
 
     return THREADS + 5
@@ -298,6 +441,8 @@ def threads_allowed() -> int:
 FAULTS: list[tuple[str, Callable[..., dict], int, int]] = [
     ("web: 200 concurrent requests", fault_concurrent, 200, 50),
     ("web: 60 slow clients", fault_slow, 60, 10),
+    ("web: 8 clients asking for analyses", fault_analyses_8, 8, 3),
+    ("web: 50 clients asking for analyses", fault_analyses_50, 50, 10),
 ]
 
 
@@ -306,6 +451,14 @@ def line(head: str, r: dict[str, Any]) -> str:
     if r["web"] == "concurrent":
         text = (f"{head}, answered {r['answered']}, errors {r['errors']}, latency p50 {r['p50_ms']:.0f} ms, "
                 f"p99 {r['p99_ms']:.0f} ms")
+    elif r["web"] == "analyses":
+        by = ", ".join(f"{code} x{count}" for code, count in r["by_status"].items())
+        within = "yes" if r["within"] else "NO"
+        text = (f"{head}, analysis requests answered {r['asked'] - r['dropped']} of {r['asked']} ({by}; dropped "
+                f"{r['dropped']}, errors {r['errors']}), games analysed {r['analysed']} of {r['games']} in "
+                f"{r['seconds']:g} s; GET / meanwhile {r['answered']} of {r['ordinary']} answered (p50 "
+                f"{r['p50_ms']:.0f} ms, p99 {r['p99_ms']:.0f} ms, max {r['max_ms']:.0f} ms); every ordinary request "
+                f"answered within {ORDINARY_LIMIT:g} s: {within}" + ("" if r["judged"] else " (not judged: --short)"))
     else:
         low, high = r["dropped_after_s"]
         text = (f"{head}, held {r['held']}, dropped {r['dropped']} (after {low:.1f}-{high:.1f} s; timeout "
@@ -323,4 +476,7 @@ def failed(r: dict[str, Any]) -> bool:
         return True
     if r["web"] == "concurrent":
         return bool(r["errors"] or r["answered"] != r["tried"])
+    if r["web"] == "analyses":
+        return bool(r["dropped"] or r["errors"] or r["ordinary_errors"] or not r["asked"] or not r["answered"]
+                    or (r["judged"] and not r["within"]))
     return bool(r["ordinary_errors"] or r["answered"] != r["ordinary"] or r["dropped"] != r["tried"])

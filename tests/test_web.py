@@ -5,9 +5,12 @@ chromedriver (`make test` installs both: `make browser`).
    imported from paper and a game being played: the page lists them (a stored name that is
    HTML shows as text), draws the charts and a game's sheets, and names set in its form are
    stored.
+   The coach's analysis of a game is shown once the server has made it (the script asks again
+   while it is under way).
 2. `doodlebox web --host 0.0.0.0` without a token: the league's link and page load, and the
    page is read-only (no Save button, the names' fields disabled); with `--token`, the token
-   given once in the page's header unlocks the form, and its names are stored.
+   given once in the page's header unlocks the form (and the coach's analysis, refused
+   before), and its names are stored.
 3. `doodlebox log --cpython --web 0` as its own process, with the virtual console: the bot
    plays a round of Doodle City by clicking the console's buttons on the page (ROLL, the dice,
    the pieces), each click a press on the virtual console; every claim the console sends is
@@ -150,8 +153,17 @@ def test_the_page_lists_the_games_draws_them_and_takes_names(browser, tmp_path):
         assert len(charts) == 4
         for chart in charts:
             wait(browser, lambda d, c=chart: loaded(d, c), 60, f"the chart {chart.get_attribute('src')}")
+        # the coach's analysis of game 3 (its 3 turns so far: a second), made by the server in a
+        # process of its own, which it starts first: the script says the coach is at it and asks
+        # again after each Retry-After until it is there, then lists its losses and loads the chart
+        browser.get(web.url + "game/3")
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-coached") is not None, 120,
+             "the coach's analysis on game 3's page")
+        assert "Thresholds" in browser.find_element(By.ID, "coach-note").text
+        wait(browser, lambda d: loaded(d, d.find_element(By.ID, "coach-chart")), 60, "the coach's chart")
+        browser.get(web.url)
         # one game: its sheets, and its names set in the form
-        browser.find_element(By.CSS_SELECTOR, "#game-2 a").click()
+        wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#game-2 a"), what="the games table again").click()
         wait(browser, lambda d: d.find_elements(By.ID, "one-game"), what="game 2's page")
         sheets = browser.find_elements(By.CSS_SELECTOR, "img.sheet")
         assert len(sheets) == 3
@@ -200,9 +212,14 @@ def test_the_league_link_and_a_read_only_page_and_the_token_that_unlocks_writes(
         browser.get(web.url + "game/2")
         save = wait(browser, lambda d: d.find_element(By.ID, "names-save"), what="game 2's form")
         wait(browser, lambda d: not save.is_enabled(), what="the form locked until the token is given")
+        # the coach starts no analysis without the token (403, said); once it is given, it does
+        wait(browser, lambda d: "only for this page's token" in d.find_element(By.ID, "coach-note").text,
+             what="the coach waiting for the token")
         browser.find_element(By.ID, "token").send_keys(token)
         browser.find_element(By.ID, "token-save").click()
         wait(browser, lambda d: d.find_element(By.ID, "names-save").is_enabled(), what="the form unlocked")
+        wait(browser, lambda d: d.find_element(By.ID, "coach-note").text == "the coach is analysing this game...",
+             what="the coach at work once the token is given")
         seat = browser.find_element(By.ID, "seat-1")
         seat.clear()
         seat.send_keys("Lin")

@@ -1,53 +1,39 @@
 """A dice game's coach on its page: the analysis (coach/analysis.py) made with a fixed, small
-number of playouts, kept in memory per game while its record is the same, and drawn as an SVG
-chart of each player's expected final score after each of their turns. Every string in the chart
-is escaped here; the page's script lists the big losses from the JSON (textContent only)."""
+number of playouts, and drawn as an SVG chart of each player's expected final score after each of
+their turns. The page's server makes it in a process of its own and keeps it while the game's
+record is the same (web/analyses.py). Every string in the chart is escaped here; the page's script
+lists the big losses from the JSON (textContent only)."""
 from __future__ import annotations
 
-import json
-import threading
-from collections import OrderedDict
 from html import escape
 from typing import Any
 
-KEPT = 16                       # analyses kept (a game's is made once per server run)
 COLOURS = ("#1b6ac9", "#c93a1b", "#2a9d3a", "#8a3ac9", "#c98a1b")
 BIG = ("mistake", "blunder")    # the losses listed on the page
-
-_lock = threading.Lock()        # one analysis at a time (the chart and the list ask for the same)
-_kept: OrderedDict[str, dict] = OrderedDict()
+UNANALYSED = ("deadly", "puzzle")   # editions the page's coach does not analyse (no search needed to say so)
 
 
-def analysis(record: dict) -> dict:
+def analysis(record: dict, playouts: int | None = None) -> dict:
     """The analysis of a stored game's record as coach/analysis.Analysis.as_json() gives it, with
     `losses` (its mistakes and blunders) and `analysed` False (and `why`) for a game that has
-    none (Deadly Doodles, Doodle Puzzle, a record that cannot be read). Made with
-    analysis.WEB_PLAYOUTS playouts a plan and a fixed seed: the same record gives the same chart."""
+    none (Deadly Doodles, Doodle Puzzle, a record that cannot be read). Made with `playouts`
+    playouts a plan (default analysis.WEB_PLAYOUTS) and a fixed seed: the same record gives the
+    same chart. Made each time it is called: web/analyses.py keeps it."""
+    if record.get("edition") in UNANALYSED:
+        return {"analysed": False, "why": "the coach analyses the dice editions only"}
     from doodlebox.coach import analysis as coach
     from doodlebox.errors import DoodleboxError
     from doodlebox.rules.games import read_record
 
-    key = json.dumps(record, sort_keys=True)
-    with _lock:
-        hit = _kept.get(key)
-        if hit is not None:
-            _kept.move_to_end(key)
-            return hit
-        if record.get("edition") in ("deadly", "puzzle"):
-            out: dict[str, Any] = {"analysed": False, "why": "the coach analyses the dice editions only"}
-        else:
-            try:
-                rec, game = read_record(record, "the record")
-                a = coach.analyse(game.replay(rec), game.name, playouts=coach.WEB_PLAYOUTS, hindsight_s=0)
-            except DoodleboxError as exc:
-                out = {"analysed": False, "why": str(exc)}
-            else:
-                out = dict(a.as_json(), analysed=True)
-                out["losses"] = [dict(t, name=a.players[t["player"]]) for t in out["turns"] if t["mark"] in BIG]
-        _kept[key] = out
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
-        return out
+    try:
+        rec, game = read_record(record, "the record")
+        a = coach.analyse(game.replay(rec), game.name, hindsight_s=0,
+                          playouts=coach.WEB_PLAYOUTS if playouts is None else playouts)
+    except DoodleboxError as exc:
+        return {"analysed": False, "why": str(exc)}
+    out: dict[str, Any] = dict(a.as_json(), analysed=True)
+    out["losses"] = [dict(t, name=a.players[t["player"]]) for t in out["turns"] if t["mark"] in BIG]
+    return out
 
 
 def chart_svg(data: dict, width: int = 640, height: int = 260) -> str:

@@ -204,7 +204,7 @@ def _coach(gid: int) -> str:
             f'<img class="chart" id="coach-chart" data-src="/game/{gid}/coach.svg" '
             'alt="expected final score per turn">\n'
             f'<h4>Mistakes and blunders</h4>\n<ol id="coach-losses" data-game="{gid}"></ol>\n'
-            '<p id="coach-note" class="note">the coach is at work...</p>\n')
+            '<p id="coach-note" class="note">the coach is analysing this game...</p>\n')
 
 
 def problem(db: str, status: int, text: str, writes: str = "open") -> str:

@@ -24,6 +24,13 @@ accepted. A bad request is a 4xx with its reason: a Content-Length other than AS
 JSON body nested deeper than MAX_DEPTH, a game number out of SQLite's range, a path other
 than the ASCII ones below.
 
+The coach's analysis of a game (10-25 s of CPU) is made in a process of its own, within bounds
+(web/analyses.py): a request for one is answered at once (after at most half a second) with the
+analysis, or 202 "under way", 429 (this client's analyses queued) or 503 (the queue full), each
+with Retry-After. A new one is started as a write is allowed (`may_analyse`): for the page's token
+when it has one, for anyone on 127.0.0.1 without one, never on the network without one; one
+already made is served to anyone.
+
 | path | what |
 |---|---|
 | `/` | the live game, the virtual console's dice and buttons, the games, the statistics |
@@ -32,7 +39,7 @@ than the ASCII ones below.
 | `/game/N` | game N: names, table, rounds, violations, sheets |
 | `/game/N/sheet/S.png` | seat S's sheet (1-based) |
 | `/game/N/coach.svg` | a dice game's expected final score per turn, each player (web/coach.py) |
-| `/api/game/N/coach` | JSON: its analysis (`doodlebox analyse --json`'s fields, with `losses`) |
+| `/api/game/N/coach` | JSON: its analysis (`doodlebox analyse --json`'s fields, with `losses`); 202 while under way |
 | `/stats/NAME.png` | one chart of `doodlebox stats` (dice, scores, wins, solo) |
 | `/live/panel.png` | the virtual console's e-paper panel |
 | `/api/live` | JSON: the link, the virtual console, the game playing |
@@ -65,7 +72,8 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher  # type: ignore[impo
 
 from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.store import NoGame, StoreError
-from doodlebox.web import league, pages
+from doodlebox.web import coach, league, pages
+from doodlebox.web.analyses import NotReady
 from doodlebox.web.live import Live, NoConsole
 from doodlebox.web.views import NotFound, Views, where
 
@@ -235,6 +243,7 @@ class WebServer:
         method = environ.get("REQUEST_METHOD", "")
         path = urlsplit(environ.get("REQUEST_URI") or environ.get("PATH_INFO") or "/").path
         api = method == "POST" or path.startswith("/api/") or path.endswith(".png")
+        svg = bool(COACH.fullmatch(path))         # its answers are SVG, a picture in the page's <img>
         extra: list[tuple[str, str]] = []
         try:
             host = (environ.get("HTTP_HOST") or "").strip().lower()
@@ -248,27 +257,36 @@ class WebServer:
                 self.may_write(path, environ)
                 status, (kind, body) = 200, _json(self.post(path, _body(environ, self.origins | {f"http://{host}"})))
             elif method in ("GET", "HEAD"):
-                status, (kind, body) = 200, self.get(path)
+                status, (kind, body) = 200, self.get(path, environ)
             else:
                 extra.append(("Allow", "GET, HEAD, POST"))
                 raise WebError(405, f"{method[:20]} is not answered here: GET, HEAD or POST")
         except WebError as exc:
-            status, (kind, body) = exc.status, self._problem(exc.status, str(exc), api)
+            status, (kind, body) = exc.status, self._problem(exc.status, str(exc), api, svg)
+        except NotReady as exc:           # the coach's analysis: under way, or not queued now (web/analyses.py)
+            if exc.retry_after:
+                extra.append(("Retry-After", str(exc.retry_after)))
+            if exc.status == 202 and not svg:
+                status, (kind, body) = 202, _json({"analysed": False, "under_way": True, "why": str(exc)})
+            else:
+                status, (kind, body) = exc.status, self._problem(exc.status, str(exc), api, svg)
         except (NotFound, NoGame) as exc:
-            status, (kind, body) = 404, self._problem(404, str(exc), api)
+            status, (kind, body) = 404, self._problem(404, str(exc), api, svg)
         except NoConsole as exc:
-            status, (kind, body) = 409, self._problem(409, str(exc), api)
+            status, (kind, body) = 409, self._problem(409, str(exc), api, svg)
         except StoreError as exc:
-            status, (kind, body) = 503, self._problem(503, str(exc), api)
+            status, (kind, body) = 503, self._problem(503, str(exc), api, svg)
         except InputError as exc:
-            status, (kind, body) = 400, self._problem(400, str(exc), api)
+            status, (kind, body) = 400, self._problem(400, str(exc), api, svg)
         except Exception as exc:   # a bug: the page says so, and the server goes on
-            status, (kind, body) = 500, self._problem(500, f"a bug in doodlebox: {exc!r}", api)
+            status, (kind, body) = 500, self._problem(500, f"a bug in doodlebox: {exc!r}", api, svg)
         start_response(f"{status} {HTTPStatus(status).phrase}",
                        [("Content-Type", kind), ("Content-Length", str(len(body))), *HEADERS.items(), *extra])
         return [body]
 
-    def _problem(self, status: int, text: str, api: bool) -> tuple[str, bytes]:
+    def _problem(self, status: int, text: str, api: bool, svg: bool = False) -> tuple[str, bytes]:
+        if svg:
+            return "image/svg+xml", coach.chart_svg({"why": text}).encode()
         if api:
             return _json({"error": text})
         return _html(pages.problem(self.where, status, text, self.writes))
@@ -285,16 +303,41 @@ class WebServer:
         if self.token is None:
             raise WebError(403, "this page is read-only: it is served to the network without a token (start "
                                 "`doodlebox web` with --token TOKEN, or DOODLEBOX_WEB_TOKEN, to allow writes)")
-        kind, _, given = (environ.get("HTTP_AUTHORIZATION") or "").strip().partition(" ")
-        if kind.lower() != "bearer" or not given.strip():
+        given = self._bearer(environ)
+        if given is None:
             raise WebError(403, "this page is read-only without its token: give it (Authorization: Bearer TOKEN; "
                                 "the page asks for it once)")
-        if not hmac.compare_digest(given.strip().encode("utf-8", "replace"), self.token.encode()):
+        if not given:
             raise WebError(403, "refused: that is not this page's token")
 
+    def _bearer(self, environ: dict) -> bool | None:
+        """Whether the request's `Authorization: Bearer TOKEN` is the page's token (compared in
+        constant time); None when it sends none (or another kind). The page has a token."""
+        assert self.token is not None
+        kind, _, given = (environ.get("HTTP_AUTHORIZATION") or "").strip().partition(" ")
+        if kind.lower() != "bearer" or not given.strip():
+            return None
+        return hmac.compare_digest(given.strip().encode("utf-8", "replace"), self.token.encode())
+
+    def may_analyse(self, environ: dict) -> str | None:
+        """Why this request may not start a new analysis by the coach (None: it may), as writes
+        go: on a page whose writes are "open", any request; with a token, one that sends it; on
+        the network without one, none (an analysis already made is served all the same)."""
+        if self.writes == "open":
+            return None
+        if self.token is None:
+            return ("the coach starts no analysis on a page served to the network without a token (start "
+                    "`doodlebox web` with --token TOKEN, or DOODLEBOX_WEB_TOKEN, and give it on the page)")
+        given = self._bearer(environ)
+        if given is None:
+            return ("the coach starts an analysis only for this page's token: give it (Authorization: Bearer "
+                    "TOKEN; the page asks for it once)")
+        return None if given else "refused: that is not this page's token"
+
     # -- the answers ------------------------------------------------------------------------
-    def get(self, path: str) -> tuple[str, bytes]:
-        """(content type, body) of a GET; WebError for anything else than 200."""
+    def get(self, path: str, environ: dict | None = None) -> tuple[str, bytes]:
+        """(content type, body) of a GET (its WSGI `environ`: the client's address and token, which
+        the coach's paths need); WebError or NotReady for anything else than 200."""
         db, writes = self.where, self.writes
         if path == "/":
             from doodlebox.stats import TITLES
@@ -328,12 +371,13 @@ class WebServer:
         m = SHEET.fullmatch(path)
         if m:
             return "image/png", self.views.sheet_png(int(m.group(1)), int(m.group(2)) - 1)
-        m = COACH.fullmatch(path)
+        m = COACH.fullmatch(path) or COACH_API.fullmatch(path)
         if m:
-            return "image/svg+xml", self.views.coach_svg(int(m.group(1)))
-        m = COACH_API.fullmatch(path)
-        if m:
-            return _json(self.views.coach(int(m.group(1))))
+            env = environ or {}
+            client, refused = str(env.get("REMOTE_ADDR") or ""), self.may_analyse(env)
+            if path.endswith(".svg"):
+                return "image/svg+xml", self.views.coach_svg(int(m.group(1)), client, refused)
+            return _json(self.views.coach(int(m.group(1)), client, refused))
         raise WebError(404, f"no page {path[:200]}")
 
     def post(self, path: str, data: dict) -> dict:

@@ -13,7 +13,7 @@ prints), the statistics stats.collect (what `doodlebox stats` prints). Sheets, a
 it is in the game being played, come from replaying the game's record (game_records.record) through
 its rules engine (rules/games.py) outside that thread; replays, sheets and charts are cached
 while what they were made of is the same, so a page that polls costs a replay only when the
-game has moved on."""
+game has moved on. The coach's analyses are made in a process of their own (web/analyses.py)."""
 from __future__ import annotations
 
 import json
@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.rules.api import CHANCE, TERMINAL
 from doodlebox.store import IMPORTED, Store, StoreError
+from doodlebox.web.analyses import Analyses
 
 RECENT = 8           # events of the live game listed on the page
 SHOWN_AFTER_END = 600.0   # s: a game that ended is still the live one for this long (its final scores)
@@ -88,8 +89,11 @@ class Views:
         self._replays: OrderedDict[str, Replayed] = OrderedDict()
         self._stats: tuple[str, Any] = ("", None)              # (the games it was made of, stats.Stats)
         self._charts: dict[tuple[str, str], bytes] = {}        # (those games, chart) -> PNG
+        self.analyses = Analyses()                             # the coach's, in a process of their own
 
     def close(self) -> None:
+        self.analyses.close()
+
         def closing() -> None:
             if self._store is not None:
                 self._store.close()
@@ -195,11 +199,10 @@ class Views:
                 rp.pictures[seat] = png
         return png
 
-    def coach(self, gid: int) -> dict:
-        """Game `gid`'s analysis by the coach (web/coach.py: made on the first request, kept in
-        memory while its record is the same), outside the database's thread."""
-        from doodlebox.web import coach
-
+    def coach(self, gid: int, client: str = "", refused: str | None = None) -> dict:
+        """Game `gid`'s analysis by the coach (web/coach.py), made in a process of its own and kept
+        while its record is the same (web/analyses.py): NotReady while it is under way, or when
+        `client` (an address) may not queue it now; `refused`: why this request may start none."""
         def read(store: Store) -> tuple[dict | None, str]:
             store.find(gid)
             return self._record(store, gid)
@@ -208,13 +211,13 @@ class Views:
         record, problem = self._read(read, nothing)
         if record is None:
             return {"analysed": False, "why": problem}
-        return coach.analysis(record)
+        return self.analyses.get(record, client, refused)
 
-    def coach_svg(self, gid: int) -> bytes:
+    def coach_svg(self, gid: int, client: str = "", refused: str | None = None) -> bytes:
         """Game `gid`'s chart of expected final scores per turn (web/coach.py) as SVG bytes."""
         from doodlebox.web import coach
 
-        return coach.chart_svg(self.coach(gid)).encode()
+        return coach.chart_svg(self.coach(gid, client, refused)).encode()
 
     def set_names(self, gid: int, names: list[str]) -> list[str]:
         """Name game `gid`'s seats (Store.set_names: BadNames, NoGame); the names as they now are."""

@@ -13,6 +13,7 @@
   let answered = 0;
   let presses = Promise.resolve();
   let panelShown = -1;
+  let coachAgain = null;   // the coach's request, refused without the token: asked again once it is given
 
   // -- the token: asked once, kept in this tab, sent with every write -------------------------
   let held = "";   // where sessionStorage cannot keep it: this page only
@@ -64,6 +65,11 @@
           keep(t);
           $("token").value = "";
           unlocked(true);
+          if (coachAgain) {
+            const again = coachAgain;
+            coachAgain = null;
+            again();
+          }
         } else {
           $("token-note").textContent = answer.body.error;
         }
@@ -221,29 +227,50 @@
   }
 
   // -- a dice game's coach: its mistakes and blunders -------------------------------------------
+  // The server makes the analysis in a process of its own: while it is under way (202), or while
+  // the coach's queue is full (429, 503), the answer says when to ask again (Retry-After), and the
+  // script asks again then. On a page that has a token, the token is sent: without it the coach
+  // starts no analysis (403, said in the note; asked again once the token is given).
   const losses = $("coach-losses");
   if (losses) {
     const chart = $("coach-chart");
     const drawn = () => { if (chart && !chart.getAttribute("src")) chart.src = chart.dataset.src; };
-    fetch("/api/game/" + Number(losses.dataset.game) + "/coach", { cache: "no-store" })
-      .then((r) => r.json())
-      .then((a) => {
-        drawn();   // the chart now, from the analysis the server keeps
-        if (a.error || !a.analysed) {
-          $("coach-note").textContent = a.error || a.why || "";
-          return;
-        }
-        a.losses.forEach((t) => {
-          const li = document.createElement("li");
-          li.textContent = t.name + ", round " + t.round + " (" + t.roll + "): " + t.mark + ", -" +
-            t.lost.toFixed(1) + " expected points: played " + t.played + "; best " + t.best;
-          losses.appendChild(li);
-        });
-        $("coach-note").textContent = (a.losses.length ? "" : "none. ") + "Thresholds in expected points lost: " +
-          Object.entries(a.thresholds).map((e) => e[0] + " >= " + e[1]).join(", ") + " (" + a.playouts +
-          " playouts a move)";
-        document.body.dataset.coached = String(a.losses.length);
-      })
-      .catch((err) => { drawn(); $("coach-note").textContent = String(err); });
+    const note = (text) => { $("coach-note").textContent = text; };
+    const ask = () => {
+      const headers = {};
+      const t = token();
+      if (t) headers.Authorization = "Bearer " + t;
+      fetch("/api/game/" + Number(losses.dataset.game) + "/coach", { cache: "no-store", headers: headers })
+        .then((r) => r.json().then((a) => ({ status: r.status, again: Number(r.headers.get("Retry-After")), a: a })))
+        .then(({ status, again, a }) => {
+          if ([202, 429, 503].includes(status) && again > 0) {
+            note(status === 202 ? "the coach is analysing this game..." : a.error || a.why || "");
+            window.setTimeout(ask, Math.min(again, 60) * 1000);
+            return;
+          }
+          if (status === 403) {
+            note(a.error || "");
+            coachAgain = ask;    // once the token is given
+            return;
+          }
+          drawn();   // the chart now, from the analysis the server keeps
+          if (a.error || !a.analysed) {
+            note(a.error || a.why || "");
+            return;
+          }
+          a.losses.forEach((t) => {
+            const li = document.createElement("li");
+            li.textContent = t.name + ", round " + t.round + " (" + t.roll + "): " + t.mark + ", -" +
+              t.lost.toFixed(1) + " expected points: played " + t.played + "; best " + t.best;
+            losses.appendChild(li);
+          });
+          note((a.losses.length ? "" : "none. ") + "Thresholds in expected points lost: " +
+            Object.entries(a.thresholds).map((e) => e[0] + " >= " + e[1]).join(", ") + " (" + a.playouts +
+            " playouts a move)");
+          document.body.dataset.coached = String(a.losses.length);
+        })
+        .catch((err) => { drawn(); note(String(err)); });
+    };
+    ask();
   }
 })();
