@@ -132,6 +132,18 @@ def test_a_bad_move_built_by_hand_is_a_mistake_or_a_blunder(tmp_path, capsys):
     assert d.best.action != played
 
 
+@pytest.mark.parametrize("name", ["violations", "violations-monsters", "violations-shanghai"])
+def test_a_game_with_violations_is_analysed_but_for_its_illegal_turns(name, capsys):
+    """A turn played out of turn or against the rules is no decision the rules gave: not valued,
+    and said (it stopped the analysis with "P2 has no legal action now", a traceback, and the
+    page's coach with a 500)."""
+    assert main(["analyse", str(GOLDEN / f"{name}.json"), "--budget", "0.01", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["skipped"] and all(set(s) == {"player", "round"} for s in data["skipped"])
+    rp, _ = replay_file(GOLDEN / f"{name}.json")
+    assert len(data["turns"]) + len(data["skipped"]) == len(analysis.turns_of(rp.state))
+
+
 def test_json_has_the_documented_fields(db, capsys):
     code, out, err = run(capsys, "analyse", "1", "--db", str(db), "--json", "--budget", "0.01", "--hindsight", "1")
     assert code == 0, err

@@ -98,6 +98,9 @@ def text(a: Any, label: str) -> str:
         per = ", ".join(f"{m['turns']} {name}(s) -{m['lost']:g}" for name, m in reversed(list(s["marks"].items())))
         lines.append(f"  lost {s['lost']:g} in {s['turns']} turns ({s['mean_lost']:g} a turn): {per}; "
                      f"{s['on_the_mark']} of {s['turns']} turns within {a.as_json()['near']:g} of the best")
+    if a.skipped:
+        lines += ["", f"{len(a.skipped)} turn(s) not analysed, played out of turn or against the rules "
+                      f"(doodlebox validate lists them): " + ", ".join(f"P{p + 1} round {r}" for p, r in a.skipped)]
     h = a.hindsight
     if h is not None:
         lines += ["", f"hindsight best on the same rolls: {h.points} (played {h.played}"

@@ -246,6 +246,9 @@ class Analysis:
     seconds: float
     turns: list[Turn]
     hindsight: Hindsight | None = None
+    # (player, round) of each turn not analysed: played out of turn or against the rules, so no
+    # decision the rules gave that player (`doodlebox validate` lists them)
+    skipped: list[tuple[int, int]] = field(default_factory=list)
 
     def summary(self) -> list[dict]:
         """Per player: turns analysed, expected points lost in all and per mark, the turns of each
@@ -271,7 +274,8 @@ class Analysis:
                 "seconds": round(self.seconds, 2),
                 "thresholds": {m: v for m, v in MARKS}, "near": NEAR,
                 "turns": [t.as_json() for t in self.turns], "summary": self.summary(),
-                "hindsight": self.hindsight.as_json() if self.hindsight else None}
+                "hindsight": self.hindsight.as_json() if self.hindsight else None,
+                "skipped": [{"player": p, "round": r} for p, r in self.skipped]}
 
 
 def turns_of(state: dice.State) -> list[tuple[dice.State, int, Any, int | None]]:
@@ -343,10 +347,14 @@ def analyse(rp: Any, game_name: str = "", player: int | None = None, budget_s: f
     assert isinstance(state, dice.State)
     todo = turns_of(state)
     out: list[Turn] = []
+    skipped: list[tuple[int, int]] = []
     for k, (before, who, a, circled) in enumerate(todo):
         if progress is not None:
             progress(k, len(todo))
         if player is not None and who != player:
+            continue
+        if before.is_chance_node() or before.is_terminal() or a not in before.legal_actions(who):
+            skipped.append((who, before.round))      # a violation: no decision of the rules to value
             continue
         d = decide(before, who, a, circled, budget_s=budget_s, seed=seed * 100003 + k, playouts=playouts)
         mine = d.played
@@ -356,7 +364,7 @@ def analyse(rp: Any, game_name: str = "", player: int | None = None, budget_s: f
     res = state.result()
     names = list(rp.record.players)
     analysis = Analysis(state.game.edition, game_name, names, list(res.totals), state.is_terminal(), budget_s,
-                        playouts, 0.0, out)
+                        playouts, 0.0, out, skipped=skipped)
     if state.game.players == 1 and hindsight_s != 0:
         analysis.hindsight = hindsight(state, budget_s=HINDSIGHT_S if hindsight_s is None else hindsight_s)
     analysis.seconds = time.perf_counter() - t0
