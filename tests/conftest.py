@@ -34,6 +34,9 @@ SLOW = {
     "test_analyse",
     # the store on a real PostgreSQL server (tests/pgserver.py): a cluster started, connections killed
     "test_store_postgres",
+    # issue 32: `doodlebox log` as its own process under a server stopped and a database dropped;
+    # every command that takes --db or --to, with odd passwords, against a server
+    "test_postgres_faults", "test_postgres_password::test_no_command_shows_any_part_of_the_password",
     # `make bench`'s club harness: fake consoles on ptys, `doodlebox log` as its own process, a PostgreSQL server
     "test_bench_club",
     # single tests: the VM, a pty, a process of its own, whole random games and playouts

@@ -29,6 +29,7 @@ from doodlebox.link.session import RETRY_FIRST, RETRY_MAX, Console, HostLink, Li
 from doodlebox.livegame import SCORED, LiveGames, Verdict
 from doodlebox.ports import Follow, UsbPort, Watch, open_port
 from doodlebox.store import Store, StoreError
+from doodlebox.store.postgres import PgConnection
 
 STORE_TIMEOUT = 0.5     # s: SQLite's own wait for a lock, before the session's retries take over
 FAILURES_MAX = 3        # unexpected failures within FAILURES_WINDOW s: the link gives up ...
@@ -115,6 +116,8 @@ class LinkThread:
         if store is None:
             port.close()
             return
+        if isinstance(store.db, PgConnection):
+            store.db.on_note = self.on_note     # a server that stops answering, said (store/postgres.py)
         self._checker.start()
         path: str | None = self.port_path
         try:
@@ -446,8 +449,10 @@ class Club:
             if c.link is not None and c.link.link is not None:
                 n = c.link.link.counts
                 refused = f", {n['refused']} of them an event stored as refused" if n["refused"] else ""
+                conflicts = (f"; {n['conflict']} conflict(s) kept apart, not acknowledged (another event is stored "
+                             "at their place)" if n["conflict"] else "")
                 self.line(c, f"stored {n['stored']} event(s); {n['duplicate']} duplicate(s) ignored; {n['bad']} bad "
-                             "frame(s)" + refused)
+                             "frame(s)" + refused + conflicts)
 
 
 def numbered(store: Store, uid: str, boot: int, event: dict) -> dict:

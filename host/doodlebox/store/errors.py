@@ -4,7 +4,10 @@ waiting may cure it. `problem()` tells them apart by SQLite's result code. A row
 what it was stored as is Damaged (exit 2): it names the file, the game and the row.
 
 A PostgreSQL database (store/postgres.py) adds the causes url, auth, nodb, down (it cannot be
-connected to: exit 2, as a newer schema) and lost (a connection lost while using it: transient)."""
+connected to: exit 2, as a newer schema), lost (a connection lost while using it: transient), slow
+(a statement the server did not finish within its statement_timeout: transient) and gone (the
+database, or its tables, dropped while doodlebox used it: as a deleted file, nothing more is
+acknowledged)."""
 from __future__ import annotations
 
 import os
@@ -36,8 +39,8 @@ class StoreError(DoodleboxError):
     @property
     def transient(self) -> bool:
         """Waiting may cure it (another program lets go of the lock, room is made on the disk,
-        the server comes back)."""
-        return self.cause in ("locked", "full", "lost")
+        the server comes back, or finishes what held it up)."""
+        return self.cause in ("locked", "full", "lost", "slow")
 
 
 class Damaged(InputError):
