@@ -74,7 +74,7 @@ check: $(STUBS)              ## ruff and mypy over the host package, the firmwar
 	$(MAKE) --no-print-directory typecheck
 
 firmware-data: $(READY)      ## regenerate firmware/board/pins.py, firmware/doodle/ed_<edition>.py and deadly_<side>.py (from host/doodlebox/layouts/) and the lobby's games.py (from rules/*/spec.py)
-	$(PY) -m doodlebox.firmware_data
+	$(PY) -m doodlebox.deploy.firmware_data
 
 clean:
 	rm -rf $(VENV) .stubs build *.egg-info host/*.egg-info

@@ -46,7 +46,7 @@ def bench_demo_heap(tmp: Path, editions: tuple[str, ...] = EDITIONS) -> None:
     """Per edition: a 3-player game played by the bot on the virtual console (the firmware in
     the VM, its heap reported at every collection), over a pty, pyserial and SQLite, with the
     PC validating and pushing scores as `doodlebox log` does."""
-    from doodlebox.bot import PRESS_GAP_S, PRESS_MS, play_on_console
+    from doodlebox.table.dice import PRESS_GAP_S, PRESS_MS, play_on_console
     from doodlebox.virtual.console import BENCH_BOOT, VirtualConsole
 
     heading("firmware heap in the VM (192K), a 3-player game per game (Doodle Puzzle: 5, its five minutes in real "
@@ -93,7 +93,7 @@ def bench_full_journal_power_up(tmp: Path) -> None:
     until it has every event: the heap at each collection and the time it took."""
     import sqlite3
 
-    from doodlebox.runner import LinkThread
+    from doodlebox.logger.link_thread import LinkThread
     from doodlebox.virtual.console import BENCH_BOOT, VirtualConsole
     from test_power_up_vm import fill, on_flash
 
@@ -326,7 +326,7 @@ def bench_live_validation(tmp: Path, repeats: int = 25) -> None:
 
     from console_events import console_events
     from console_games import deadly_events
-    from doodlebox.livegame import SCORED, LiveGames
+    from doodlebox.logger.verdicts import SCORED, LiveGames
     from doodlebox.rules.games import find_game
     from doodlebox.store import Store
     from randomplay import random_game

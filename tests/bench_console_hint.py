@@ -1,8 +1,8 @@
 """`make bench`'s hints at the console, end to end (issue 21: "Hints within 1 s at p95"): the
 firmware in the MicroPython VM (the virtual console, as tests/test_console_hint.py's end-to-end
-test runs it), its pty read by `doodlebox log`'s link thread (runner.LinkThread, as `doodlebox
+test runs it), its pty read by `doodlebox log`'s link thread (link_thread.LinkThread, as `doodlebox
 log` runs it for a virtual console), a dice game begun with hints on in the lobby and played by
-the bot (doodlebox.bot.Table) at a table's pace between rounds (a round's dice are rolled DRAW_S
+the bot (doodlebox.table.dice.Table) at a table's pace between rounds (a round's dice are rolled DRAW_S
 after its last die: the table draws its squares), and at the start of every turn the chord pressed
 as a player presses it: MENU held, then PASS. Timed from PASS going down to the first picture on the
 e-paper (the panel model's visible image, at the refresh's activation) whose notice is the PC's
@@ -25,7 +25,7 @@ for _p in (ROOT / "host", ROOT / "tests"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from doodlebox.bot import PRESS_GAP_S, PRESS_MS, BotError, Table, choose_lobby, read_lobby  # noqa: E402
+from doodlebox.table.dice import PRESS_GAP_S, PRESS_MS, Table, TableError, choose_lobby, read_lobby  # noqa: E402
 
 # chords timed per edition (each at the start of a turn; 3 players: 7 rounds, 3): ~2 s each with the
 # turn around it, and ~4 s for the console's boot, ~2.5 min in all on 2 CPUs
@@ -172,7 +172,7 @@ def hints_on_console(folder: Path, edition: str, want: int, seed: int = 7,
                      players: int = PLAYERS, draw_s: float = DRAW_S) -> list[Chord]:
     """A virtual console logged by the link thread, hints turned on in its lobby, a game of
     `edition` played by the bot until `want` chords are timed: each chord."""
-    from doodlebox.runner import LinkThread
+    from doodlebox.logger.link_thread import LinkThread
     from doodlebox.virtual.console import VirtualConsole
     from doodlebox.virtual.screen import panel_lines
 
@@ -184,7 +184,7 @@ def hints_on_console(folder: Path, edition: str, want: int, seed: int = 7,
     try:
         link.start()
         if not link.wait_ready(30) or link.error:
-            raise BotError(link.error or f"the virtual console did not answer: {notes}")
+            raise TableError(link.error or f"the virtual console did not answer: {notes}")
 
         def press(name: str) -> None:
             vc.press(name, PRESS_MS)
@@ -201,7 +201,7 @@ def hints_on_console(folder: Path, edition: str, want: int, seed: int = 7,
                 if shown:
                     return shown
                 time.sleep(0.1)
-            raise BotError(f"the lobby shows no hints' line: {panel_lines(vc)}")
+            raise TableError(f"the lobby shows no hints' line: {panel_lines(vc)}")
 
         sent: list[float] = []
         _probe(link, sent)
@@ -213,7 +213,7 @@ def hints_on_console(folder: Path, edition: str, want: int, seed: int = 7,
             end = time.monotonic() + 15
             while not hints().startswith("Hints: on"):
                 if time.monotonic() > end:
-                    raise BotError(f"MENU did not turn hints on: {panel_lines(vc)}")
+                    raise TableError(f"MENU did not turn hints on: {panel_lines(vc)}")
                 time.sleep(0.1)
         panel.start()
         try:
@@ -221,9 +221,9 @@ def hints_on_console(folder: Path, edition: str, want: int, seed: int = 7,
         except _Enough:
             pass
         if table.seen[0].get("hint") != 1:
-            raise BotError(f"the game began without hints: {table.seen[0]}")
+            raise TableError(f"the game began without hints: {table.seen[0]}")
         if vc.error or link.error:
-            raise BotError(vc.error or link.error or "")
+            raise TableError(vc.error or link.error or "")
         return table.timed
     finally:
         panel.stop()
@@ -260,7 +260,7 @@ def bench_console_hint(tmp: Path, hints: dict[str, int] | None = None, draw_s: f
         try:
             timed = hints_on_console(tmp / f"console-hint-{edition}", edition, want, seed=11 + k, draw_s=draw_s)
         except Exception as exc:          # figures, not assertions: said, and the next edition
-            print(f"{edition:10} STOPPED: {exc if isinstance(exc, BotError) else repr(exc)}", flush=True)
+            print(f"{edition:10} STOPPED: {exc if isinstance(exc, TableError) else repr(exc)}", flush=True)
             continue
         ms = [1000 * c.answer for c in timed if c.answer is not None]
         full = [1000 * c.answer for c in timed if c.answer is not None and c.refreshing == "full"]

@@ -124,7 +124,7 @@ def _split(events: list[tuple[str, int, int, dict]], parts: int, rng: random.Ran
 def every_order(backend: str) -> Callable[[int, random.Random], dict]:
     def fault(files: int, rng: random.Random) -> dict:
         from doodlebox.store import Store
-        from doodlebox.sync import sync
+        from doodlebox.store.sync import sync
 
         d = Path(tempfile.mkdtemp(prefix="doodlebox-sync-"))
         try:
@@ -151,7 +151,7 @@ def every_order(backend: str) -> Callable[[int, random.Random], dict]:
 
 def venue_then_league(backend: str) -> Callable[[int, random.Random], dict]:
     def fault(n: int, rng: random.Random) -> dict:
-        from doodlebox.sync import sync
+        from doodlebox.store.sync import sync
 
         d = Path(tempfile.mkdtemp(prefix="doodlebox-sync-"))
         out = _result(f"sync, a console logged at a venue then straight into the league, into {backend}", n, "tried")
@@ -193,7 +193,7 @@ def _forced(d: Path, backend: str, commits: int, rng: random.Random, out: dict) 
     venue at every read any store of this process makes, until `commits` were forced; then a last
     sync. How many commits were forced."""
     from doodlebox.store import Store
-    from doodlebox.sync import sync
+    from doodlebox.store.sync import sync
 
     events = _history(rng, "f0cced", games=14)
     path = d / "venue-forced.sqlite3"
@@ -234,7 +234,7 @@ def _natural(d: Path, backend: str, syncs: int, rng: random.Random, out: dict) -
     Rig) while `syncs` syncs run; then the console's every event acknowledged, a last sync, and
     the league against what the console made."""
     from doodlebox.store import Store
-    from doodlebox.sync import sync
+    from doodlebox.store.sync import sync
     from faults import Rig
 
     league_at = _league(d, backend, 200)
@@ -256,7 +256,7 @@ def _natural(d: Path, backend: str, syncs: int, rng: random.Random, out: dict) -
 def two_at_once(backend: str) -> Callable[[int, random.Random], dict]:
     def fault(n: int, rng: random.Random) -> dict:
         from doodlebox.store import Store
-        from doodlebox.sync import sync
+        from doodlebox.store.sync import sync
 
         d = Path(tempfile.mkdtemp(prefix="doodlebox-sync-"))
         out = _result(f"sync, three at once, into {backend}", n, "tried")

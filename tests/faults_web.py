@@ -69,7 +69,7 @@ class Web:
     (web.port) and at the end stops it (Ctrl-C) and removes the folder."""
 
     def __init__(self, copies: int = 0) -> None:
-        from doodlebox.games_view import import_records
+        from doodlebox.history.games_view import import_records
         from doodlebox.store import Store
 
         self.dir = Path(tempfile.mkdtemp(prefix="doodlebox-web-"))

@@ -121,7 +121,7 @@ def heap_report(firmware: Path | None = None, guest: Path | None = None, compile
     than a running firmware holds: `make bench` measures that).
     `modules` imports those modules only (each with what it imports); `objects=False` builds
     no board, `loop=False` builds the board but not the App."""
-    from doodlebox.firmware_build import compile_tree
+    from doodlebox.deploy.firmware_build import compile_tree
     from doodlebox.virtual.vm import GUEST_DIR, run_program
 
     firmware = Path(firmware or ROOT / "firmware")
@@ -194,7 +194,7 @@ def game_heap(edition: str = "city", heap: str = "192K") -> dict[str, tuple[int,
     a collection with the board built, in the lobby, and with a game of `edition` begun (the
     lobby's ROLL, as a player starts one), the firmware laid out as the virtual console does.
     Straight-line at module level, like heap_report()."""
-    from doodlebox.firmware_build import compile_tree
+    from doodlebox.deploy.firmware_build import compile_tree
     from doodlebox.virtual.vm import GUEST_DIR, run_program
 
     firmware = ROOT / "firmware"
@@ -247,7 +247,7 @@ def game_names(edition: str = "city", heap: str = "192K") -> tuple[list[str], di
     only that module's .mpy has}); the key "(several)" holds names two or more modules have,
     "(none)" those of no firmware module: the VM's guest modules and boot program, strings made
     at run time. Straight-line at module level, like game_heap()."""
-    from doodlebox.firmware_build import compile_tree
+    from doodlebox.deploy.firmware_build import compile_tree
     from doodlebox.virtual.vm import GUEST_DIR, run_program
 
     firmware = ROOT / "firmware"
@@ -277,7 +277,8 @@ def game_names(edition: str = "city", heap: str = "192K") -> tuple[list[str], di
 
 
 def _hardware():
-    from doodlebox.virtual.hardware import Hardware, load_pins
+    from doodlebox.hardware.data import load_pins
+    from doodlebox.virtual.hardware import Hardware
 
     hw = Hardware(load_pins())
     hw.attach_usb(lambda n: b"", lambda data: None)

@@ -11,7 +11,7 @@ with a newer firmware over the checked-in vector: the vector is the old format o
 
 How: the virtual console boots on an empty flash folder with no PC. Nobody ever writes to its
 USB port (no `hi`, no ack); what it sends there is read and dropped, as bytes to a port no
-program has open. The bot (doodlebox.bot.Table) presses the buttons; it learns what the console
+program has open. The bot (doodlebox.table.dice.Table) presses the buttons; it learns what the console
 did (the dice rolled, the claims) from the console's journal on flash, the segment files in the
 folder, read as they are written (FlashEvents below), instead of from a PC's link.
   boot 1: Doodle City, 2 players, played to its end (back to the lobby), then Sea of Treasures,
@@ -150,7 +150,7 @@ def main() -> int:
 
     assert Path(doodlebox.__file__).resolve().is_relative_to(host), doodlebox.__file__
     paths.firmware = lambda: firmware           # the console's firmware files come from here
-    from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table, read_lobby
+    from doodlebox.table.dice import PRESS_GAP_S, PRESS_MS, Table, read_lobby
     from doodlebox.virtual.console import VirtualConsole
 
     version = next(line.split('"')[1] for line in (firmware / "doodle" / "app.py").read_text().splitlines()

@@ -9,8 +9,8 @@ import threading
 import time
 from pathlib import Path
 
-from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table, read_lobby
-from doodlebox.runner import LinkThread
+from doodlebox.logger.link_thread import LinkThread
+from doodlebox.table.dice import PRESS_GAP_S, PRESS_MS, Table, read_lobby
 from doodlebox.virtual.console import VirtualConsole
 from doodlebox.virtual.screen import panel_lines
 

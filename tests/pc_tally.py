@@ -53,7 +53,7 @@ def tally(watch: Watch, db: Path) -> dict:
 def invalid_games(db: Path) -> tuple[int, list[str]]:
     """Games the PC holds as ended that do not export to a record that validates with the
     console's own totals (as tests/power_cuts.py checks): (ended games, what is wrong)."""
-    from doodlebox import console_record
+    from doodlebox.history import console_record
     from doodlebox.rules.games import read_record
 
     if not db.exists():

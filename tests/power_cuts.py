@@ -2,7 +2,7 @@
 
 The console is the firmware's own core (doodle/app.py and its journal on a flashlog.RamFlash)
 under CPython, in simulated time, on the master end of a pseudo-terminal; the PC is the
-shipped link (runner.LinkThread: pyserial, SQLite, validation) on the other end. A scripted
+shipped link (link_thread.LinkThread: pyserial, SQLite, validation) on the other end. A scripted
 table plays whole games (tests/guest/table_script.py); at random instants the power goes: the
 time runs on a random 0-400 ms (events wait in RAM up to 200 ms before they are written); a
 write made then is torn at a random byte and the power goes with it; the App is dropped. A new App, a boot
@@ -35,9 +35,9 @@ from doodlebox.virtual import cpython_micropython  # noqa: E402
 cpython_micropython.install()   # the firmware's `micropython` under CPython
 from doodle import flashlog, link  # noqa: E402
 from doodle.app import App  # noqa: E402
-from doodlebox import console_record  # noqa: E402
+from doodlebox.history import console_record  # noqa: E402
+from doodlebox.logger.link_thread import LinkThread  # noqa: E402
 from doodlebox.rules.games import read_record  # noqa: E402
-from doodlebox.runner import LinkThread  # noqa: E402
 from doodlebox.store import Store  # noqa: E402
 from doodlebox.virtual.pty_port import PtyPort  # noqa: E402
 

@@ -73,7 +73,7 @@ def check(a: analysis.Analysis) -> None:
 
 
 def test_a_stored_console_game_is_analysed_turn_by_turn(db):
-    from doodlebox import game_records
+    from doodlebox.history import game_records
 
     store = Store(db)
     data = game_records.record(store, 1)
@@ -245,7 +245,7 @@ def test_deadly_doodles_text_and_json_with_a_time_budget(capsys):
 
 
 def test_hint_names_a_legal_move_for_the_player_to_act(db, capsys):
-    from doodlebox import game_records
+    from doodlebox.history import game_records
 
     code, out, err = run(capsys, "hint", "--db", str(db), "--budget", "0.05")
     assert code == 0, err
@@ -274,7 +274,7 @@ def test_hint_without_a_game_being_played_is_one_line(tmp_path, capsys):
 
 
 def test_the_web_page_chart_and_losses(db, monkeypatch):
-    from doodlebox import game_records
+    from doodlebox.history import game_records
     from doodlebox.web import coach
 
     monkeypatch.setattr(analysis, "WEB_PLAYOUTS", 1)

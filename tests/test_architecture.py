@@ -165,7 +165,7 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
 def test_the_host_package_imports_in_no_circle():
     """Every import of host/doodlebox, at a module's top or inside a function, builds the graph;
     a circle in it fails, named. The store (store/) stores: it imports nothing of the package
-    but itself and errors.py; replaying records is game_records.py's, above it."""
+    but itself and errors.py; replaying records is history/game_records.py's, above it."""
     edges, typing_only = import_graph()
     exempt = TYPE_CHECKING_ONLY & typing_only
     assert exempt == TYPE_CHECKING_ONLY, \
@@ -188,6 +188,6 @@ def test_the_circle_finder_finds_circles():
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"f"}, "f": {"e"}}
     assert circles(edges) == [["a", "b", "c", "a"], ["e", "f", "e"]]
     edges, _ = import_graph()
-    assert "doodlebox.game_records" in edges["doodlebox.games_view"]              # a top-level import
-    assert "doodlebox.virtual.screen" in edges["doodlebox.bot"] or "doodlebox.virtual.screen" in edges.get(
-        "doodlebox.bot_lobby", set())                                              # one in a function
+    assert "doodlebox.history.game_records" in edges["doodlebox.history.games_view"]              # a top-level import
+    assert "doodlebox.virtual.screen" in edges["doodlebox.table.dice"] or "doodlebox.virtual.screen" in edges.get(
+        "doodlebox.table.lobby", set())                                              # one in a function

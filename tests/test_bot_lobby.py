@@ -1,4 +1,4 @@
-"""The bot's way through the console's lobby (doodlebox.bot_lobby.choose_lobby and lobby_of)
+"""The bot's way through the console's lobby (doodlebox.table.lobby.choose_lobby and lobby_of)
 against the firmware's own lobby (firmware/doodle/lobby.py) under CPython: from many starting
 choices to every choice the games' specs allow, the presses land exactly there and the screen
 reads back the same."""
@@ -11,8 +11,8 @@ import pytest
 
 from doodle.app import App
 from doodle.flashlog import RamFlash
-from doodlebox.bot_lobby import BotError, choose_lobby, lobby_of
 from doodlebox.rules.specs import EDITIONS
+from doodlebox.table.lobby import TableError, choose_lobby, lobby_of
 
 
 def wanted():
@@ -68,5 +68,5 @@ def test_without_reading_the_bot_takes_another_games_options_for_a_fresh_console
 def test_the_bot_refuses_a_choice_the_lobby_does_not_offer():
     for bad in ({"game": "deadly", "players": 5}, {"game": "puzzle", "players": 2}, {"game": "chess", "players": 2},
                 {"game": "puzzle", "players": 8, "var": "behave"}, {"game": "monsters", "players": 1}):
-        with pytest.raises(BotError):
+        with pytest.raises(TableError):
             choose_lobby(lambda name: None, {"game": "city", "players": 3, "control": False}, bad)

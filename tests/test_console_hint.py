@@ -268,8 +268,8 @@ def _legal(state, text):
 
 
 def test_the_pc_answers_with_a_legal_move_of_the_player_to_act(tmp_path):
-    from doodlebox.console_coach import hint_text
-    from doodlebox.console_record import to_record
+    from doodlebox.history.console_record import to_record
+    from doodlebox.logger.answers import hint_text
     from doodlebox.rules.games import read_record
     from test_console_record import city_events
 
@@ -290,7 +290,7 @@ def test_the_pc_answers_with_a_legal_move_of_the_player_to_act(tmp_path):
 
 
 def test_the_pc_says_why_there_is_no_hint(tmp_path):
-    from doodlebox.console_coach import hint_text
+    from doodlebox.logger.answers import hint_text
     from test_console_record import city_events
 
     events = city_events()[:6]                 # the start roads: ROLL is next
@@ -307,9 +307,9 @@ def test_the_pc_says_why_there_is_no_hint(tmp_path):
 
 
 def test_the_link_thread_answers_a_hint_request_from_its_own_thread(tmp_path):
-    from doodlebox.console_coach import Coach
     from doodlebox.link.frames import decode
     from doodlebox.link.session import Console
+    from doodlebox.logger.answers import Coach
     from test_console_record import city_events
 
     _store_with(tmp_path, city_events()[:8]).close()
@@ -341,8 +341,8 @@ def test_the_link_thread_answers_a_hint_request_from_its_own_thread(tmp_path):
 
 
 def test_a_chord_pressed_again_and_again_is_answered_once_not_once_a_press(tmp_path, monkeypatch):
-    from doodlebox import console_coach
     from doodlebox.link.session import Console
+    from doodlebox.logger import answers
     from test_console_record import city_events
 
     _store_with(tmp_path, city_events()[:8]).close()
@@ -354,7 +354,7 @@ def test_a_chord_pressed_again_and_again_is_answered_once_not_once_a_press(tmp_p
         time.sleep(0.3)                        # a search's time: the presses pile up meanwhile
         return f"Hint: for event {s}"
 
-    monkeypatch.setattr(console_coach, "hint_text", slow_text)
+    monkeypatch.setattr(answers, "hint_text", slow_text)
 
     class Owner:
         db_path = tmp_path / "games.sqlite3"
@@ -366,7 +366,7 @@ def test_a_chord_pressed_again_and_again_is_answered_once_not_once_a_press(tmp_p
             def send(msg):
                 sent.append(msg)
 
-    coach = console_coach.Coach(Owner)        # type: ignore[arg-type]
+    coach = answers.Coach(Owner)        # type: ignore[arg-type]
     console = Console(UID, "0.8.1", 1)
     for s in range(1, 9):                      # 8 chords in a row, faster than the PC answers
         coach.add(console, {"t": "hint?", "g": 1, "s": s})
@@ -399,7 +399,7 @@ class LinkedVm:
     panel to say something."""
 
     def __init__(self, tmp_path):
-        from doodlebox.runner import LinkThread
+        from doodlebox.logger.link_thread import LinkThread
         from doodlebox.virtual.console import VirtualConsole
 
         self.vc = VirtualConsole(mode="vm", flash_dir=tmp_path / "flash", seed=5).start()

@@ -1,4 +1,4 @@
-"""The bot of `doodlebox demo --edition puzzle` (host/doodlebox/bot_puzzle.py) on the firmware's
+"""The bot of `doodlebox demo --edition puzzle` (host/doodlebox/puzzle_table.py) on the firmware's
 whole core (doodle/app.py: lobby, journal, link, the game) under CPython on a simulated clock:
 whole games in every variant, a console whose events disagree with the rules caught, and a
 game resumed after a power cut in the middle of its drawing minute. The game's own flow against
@@ -69,10 +69,10 @@ class SimConsole:
 @pytest.mark.parametrize("players,var,subj", [(3, "", "standard"), (5, "showdown", "beginner"),
                                               (7, "behave", "standard"), (8, "showdown", "standard")])
 def test_the_bot_plays_a_whole_game_on_the_console_core(players, var, subj):
-    from doodlebox import bot_puzzle
+    from doodlebox.table import puzzle as puzzle_table
 
     sim = SimConsole(seed=players)
-    table = bot_puzzle.Table(sim.press, sim, seed=players, wait=sim.wait, pause_s=3.5)
+    table = puzzle_table.Table(sim.press, sim, seed=players, wait=sim.wait, pause_s=3.5)
     seen = table.play_game(players, var, subj)
     kinds = Counter(e["k"] for e in seen)
     assert kinds["roles"] == kinds["timer"] == kinds["guess"] == 5 and kinds["end"] == 1
@@ -88,8 +88,8 @@ def test_the_bot_plays_a_whole_game_on_the_console_core(players, var, subj):
 def test_the_bot_finds_a_console_that_disagrees(kind, field):
     """An event that is not what the rules say is caught (the bot can fail): the console's
     events reach the bot with one field changed."""
-    from doodlebox import bot_puzzle
-    from doodlebox.bot import BotError
+    from doodlebox.table import puzzle as puzzle_table
+    from doodlebox.table.dice import TableError
 
     class Lying(SimConsole):
         def get(self, timeout: float) -> dict:
@@ -101,8 +101,8 @@ def test_the_bot_finds_a_console_that_disagrees(kind, field):
             return e
 
     sim = Lying(seed=3)
-    table = bot_puzzle.Table(sim.press, sim, seed=3, wait=sim.wait)
-    with pytest.raises(BotError):
+    table = puzzle_table.Table(sim.press, sim, seed=3, wait=sim.wait)
+    with pytest.raises(TableError):
         table.play_game(5, "showdown", "standard")
 
 

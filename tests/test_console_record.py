@@ -11,8 +11,8 @@ import pytest
 
 from cli_run import doodlebox
 from console_events import console_events
-from doodlebox.console_record import ConsoleLogError, to_record
 from doodlebox.errors import InputError
+from doodlebox.history.console_record import ConsoleLogError, to_record
 from doodlebox.rules.dice import record
 from doodlebox.rules.games import DICE, find_game
 from doodlebox.store import GameLog, Store

@@ -13,10 +13,10 @@ import pytest
 
 from cli_run import doodlebox
 from console_games import counts_of, deadly_events, puzzle_events, timed
-from doodlebox.console_record import ConsoleLogError, to_record
 from doodlebox.errors import InputError
+from doodlebox.history.console_record import ConsoleLogError, to_record
 from doodlebox.link import schema
-from doodlebox.livegame import SCORED, LiveGames, verdict_lines
+from doodlebox.logger.verdicts import SCORED, LiveGames, verdict_lines
 from doodlebox.rules.deadly import record as deadly_record
 from doodlebox.rules.games import find_game
 from doodlebox.rules.puzzle import record as puzzle_record

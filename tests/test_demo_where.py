@@ -15,7 +15,7 @@ import pytest
 
 from doodlebox import paths
 from doodlebox.cli import main
-from doodlebox.cli.console import agreement
+from doodlebox.table.demo import agreement
 
 ROOT = Path(__file__).resolve().parent.parent
 

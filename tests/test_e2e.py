@@ -8,7 +8,7 @@ import time
 import pytest
 import serial
 
-from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table
+from doodlebox.table.dice import PRESS_GAP_S, PRESS_MS, Table
 from doodlebox.virtual.console import VirtualConsole
 from hostproc import HostProcess, StoreFeed
 

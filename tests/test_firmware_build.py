@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from doodlebox import firmware_data
-from doodlebox.firmware_build import mpy_cross
+from doodlebox.deploy import firmware_data
+from doodlebox.deploy.firmware_build import mpy_cross
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "firmware").rglob("*.py")) + sorted((ROOT / "host/doodlebox/virtual/guest").glob("*.py"))
@@ -47,7 +47,7 @@ def test_core_imports_no_hardware():
 
 
 def test_flash_build_lays_out_the_pico(tmp_path):
-    from doodlebox import flash
+    from doodlebox.deploy import flash
 
     dest = tmp_path / "build"
     (dest / "doodle").mkdir(parents=True)
@@ -63,7 +63,7 @@ def test_flash_build_lays_out_the_pico(tmp_path):
 
 
 def test_flash_copies_what_changed_removes_what_is_stale_and_resets():
-    from doodlebox import flash
+    from doodlebox.deploy import flash
 
     cmd = flash.mpremote_command("/dev/ttyACM0")
     assert cmd[1:5] == ["-m", "mpremote", "connect", "/dev/ttyACM0"]

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from cli_run import doodlebox
-from doodlebox.runner import LinkThread
+from doodlebox.logger.link_thread import LinkThread
 from doodlebox.virtual.console import VirtualConsole
 
 VECTOR = Path(__file__).parent / "vectors" / "flash-0.4.0"

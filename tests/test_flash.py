@@ -8,9 +8,9 @@ import pytest
 
 from cli_run import ROOT
 from doodle.app import FW_VERSION
-from doodlebox import flash
-from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table
-from doodlebox.runner import LinkThread
+from doodlebox.deploy import flash
+from doodlebox.logger.link_thread import LinkThread
+from doodlebox.table.dice import PRESS_GAP_S, PRESS_MS, Table
 from doodlebox.virtual.console import VirtualConsole
 
 

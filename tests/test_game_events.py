@@ -1,7 +1,7 @@
 """Each game declares the events the console sends for it in its package (rules/<game>/events.py,
 docs/adding-a-game.md "The console's events"): they are exactly the kinds and fields
 link/schema.py takes for that game, the ones docs/protocol.md lists for it, and the ones
-console_record.py knows for it; what its translation (rules/<game>/console.py) makes of an
+history/console_record.py knows for it; what its translation (rules/<game>/console.py) makes of an
 engine's game is what the schema takes."""
 import importlib
 import json
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from console_games import timed
-from doodlebox import console_record
+from doodlebox.history import console_record
 from doodlebox.link import schema
 from doodlebox.rules.events import SchemaError, fields
 from doodlebox.rules.games import find_game

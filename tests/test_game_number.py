@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from doodlebox.live import Stored, describe
-from doodlebox.runner import numbered
+from doodlebox.logger.link_thread import numbered
+from doodlebox.logger.printout import Stored, describe
 from doodlebox.store import Store
 from test_console_record import city_events
 

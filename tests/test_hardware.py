@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from doodlebox import cli, firmware_data
+from doodlebox import cli
+from doodlebox.deploy import firmware_data
 from doodlebox.drawing.canvas import cap_height, font, plain
 from doodlebox.drawing.diagram import Text
 from doodlebox.drawing.png import png_pixels

@@ -37,7 +37,7 @@ def test_the_board_holds_one_band_of_the_frame():
 def test_a_compiled_module_names_itself_as_the_device_imports_it(tmp_path):
     # mpy-cross embeds the source's name for tracebacks; as __file__ ("doodle/app.mpy") it is
     # one interned string, where the host's path would be one more per module (~40 bytes)
-    from doodlebox.firmware_build import compile_tree
+    from doodlebox.deploy.firmware_build import compile_tree
 
     root = Path(__file__).resolve().parent.parent
     out = compile_tree({Path("doodle/app.py"): root / "firmware/doodle/app.py",
@@ -68,7 +68,7 @@ def _vm(program: str, firmware: Path | None = None) -> dict[str, int]:
     VM; its figures (`print('@name', value)`) as {name: value}."""
     import tempfile
 
-    from doodlebox.firmware_build import compile_tree
+    from doodlebox.deploy.firmware_build import compile_tree
     from doodlebox.virtual.vm import GUEST_DIR, run_program
     from heap_report import ROOT, _hardware
 

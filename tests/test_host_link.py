@@ -282,7 +282,7 @@ def test_an_event_the_schema_refuses_is_stored_as_refused_and_acknowledged_so_th
     event after it. The host stores a `refused` event in its place (why, and the frame as sent),
     acknowledges it, says it once, and stores the events after it; the game it names makes no
     record and says which event and why."""
-    from doodlebox.console_record import ConsoleLogError, to_record
+    from doodlebox.history.console_record import ConsoleLogError, to_record
 
     line = _numbered(STRICT[name]["line"].encode(), 2)
     store = Store(tmp_path / "db.sqlite3")
@@ -415,7 +415,7 @@ def refusals_used(module: str, ids) -> set[str]:
     but through those names; the names used tell which are sent."""
     import ast
 
-    from doodlebox import firmware_data
+    from doodlebox.deploy import firmware_data
 
     text = (Path(__file__).parent.parent / "firmware" / "doodle" / module).read_text()
     rest = text.split(firmware_data.BLOCK_END, 1)[1]

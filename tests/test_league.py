@@ -1,4 +1,4 @@
-"""The league (host/doodlebox/league.py, docs/stored-games.md "A league"): openskill ratings per
+"""The league (host/doodlebox/history/league.py, docs/stored-games.md "A league"): openskill ratings per
 edition over the games in the order they were played, which games count (a winner, two or more
 seats, every seat a person), the standings' order checked by hand, each person's history, and
 `doodlebox league`'s table."""
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from doodlebox import game_records, league
 from doodlebox.cli import main
+from doodlebox.history import game_records, league
 from doodlebox.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent

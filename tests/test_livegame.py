@@ -1,4 +1,4 @@
-"""Live validation (host/doodlebox/livegame.py, runner.py): after each turn stored, the PC's scores
+"""Live validation (host/doodlebox/logger/verdicts.py, logger/link_thread.py): after each turn stored, the PC's scores
 go to the console as `score` (docs/protocol.md); violations are found once; what goes wrong in
 validation never stops the link. Over real pseudo-terminals with pyserial and SQLite."""
 from __future__ import annotations
@@ -11,13 +11,13 @@ import time
 import serial
 
 from console_events import console_events
-from doodlebox.console_record import ConsoleLogError
+from doodlebox.history.console_record import ConsoleLogError
 from doodlebox.link import frames
 from doodlebox.link.session import HostLink
-from doodlebox.live import describe
-from doodlebox.livegame import LiveGames, verdict_lines
+from doodlebox.logger.link_thread import LinkThread
+from doodlebox.logger.printout import describe
+from doodlebox.logger.verdicts import LiveGames, verdict_lines
 from doodlebox.rules.games import find_game
-from doodlebox.runner import LinkThread
 from doodlebox.store import Store
 from doodlebox.virtual.pty_port import PtyPort
 from randomplay import random_game

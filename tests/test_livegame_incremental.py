@@ -1,4 +1,4 @@
-"""Live validation that applies (host/doodlebox/livegame.py, issue 19): each game is followed in
+"""Live validation that applies (host/doodlebox/logger/verdicts.py, issue 19): each game is followed in
 memory and only what each event adds is played (console_record.ConsoleGame, the rules' Stream),
 and the verdict after every event is the one the whole game's replay gives (to_record, parse,
 replay), for random games of every game family, with broken turns, lost events, players out of
@@ -12,9 +12,9 @@ import pytest
 
 from console_events import console_events
 from console_games import counts_of, deadly_events, puzzle_events, timed
-from doodlebox import console_record
-from doodlebox.console_record import ConsoleLogError, to_record
-from doodlebox.livegame import SCORED, LiveGames
+from doodlebox.history import console_record
+from doodlebox.history.console_record import ConsoleLogError, to_record
+from doodlebox.logger.verdicts import SCORED, LiveGames
 from doodlebox.rules.common import StreamError
 from doodlebox.rules.dice import record as dice_record
 from doodlebox.rules.games import find_game
@@ -237,7 +237,7 @@ def test_an_event_that_cannot_make_a_record_is_found_as_the_whole_replay_finds_i
 
 
 def test_events_left_out_are_read_from_the_store_and_an_older_one_is_replayed_whole(tmp_path):
-    """The logger validates only a game's latest event when they come faster (runner._Checker):
+    """The logger validates only a game's latest event when they come faster (link_thread._Checker):
     the live state reads the ones it did not see; an event older than the last one taken is the
     game as it stood then, replayed whole."""
     events = deadly_events(random_game(find_game("deadly"), 8, 3))

@@ -204,7 +204,7 @@ _s.HostLink.poll = _poll
 
 def test_an_event_that_cannot_be_printed_is_a_note_and_the_printout_goes_on(tmp_path, console):
     pre = """
-import doodlebox.live as _live
+import doodlebox.logger.printout as _live
 _real = _live.describe
 def describe(event):
     if event.get("k") == "start" and event.get("col") == 2:

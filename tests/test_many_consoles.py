@@ -3,7 +3,7 @@ uid, each with a link of its own into the one database, each console's lines nam
 
 - ports.Watch, with a fake serial.tools.list_ports: each Pico found once by its USB serial
   number, whatever port it comes back on.
-- runner.Club with that fake list and consoles on ptys (tests/fakeconsole.py): a Pico plugged
+- club.Club with that fake list and consoles on ptys (tests/fakeconsole.py): a Pico plugged
   in while it logs is followed too; one pulled mid-game and plugged in on another port goes on.
 - `doodlebox log --port A --port B --port C` as its own process, three consoles sending whole
   games, one pulled and plugged in again mid-game: each console's events are stored under its
@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 
 from cli_run import ENV
-from doodlebox.ports import UsbPort, Watch
-from doodlebox.runner import Club
+from doodlebox.link.ports import UsbPort, Watch
+from doodlebox.logger.club import Club
 from fakeconsole import FakeConsole
 from faults import Stream
 from usb_ports import Listed, pico
@@ -251,17 +251,18 @@ def test_three_virtual_consoles_logged_at_once_one_replugged_mid_game(tmp_path, 
     test can press the virtual consoles' buttons and pull one's cable."""
     from doodlebox.cli import console as cli_console
     from doodlebox.cli import parser
+    from doodlebox.logger import run as logger_run
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     started = []
-    real = cli_console.start_virtual
+    real = logger_run.start_virtual
 
     def start_virtual(*a, **k):
         started.append(real(*a, **k))
         return started[-1]
 
     lines: list[str] = []
-    monkeypatch.setattr(cli_console, "start_virtual", start_virtual)
+    monkeypatch.setattr(logger_run, "start_virtual", start_virtual)
     monkeypatch.setattr(cli_console, "say", lines.append)
     db = tmp_path / "club.sqlite3"
     args = parser().parse_args(["log", "--virtual", "3", "--seed", "5", "--db", str(db), "--wait", "30"])

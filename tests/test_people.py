@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from doodlebox import game_records
-from doodlebox import stats as st
 from doodlebox.cli import main
+from doodlebox.history import game_records
+from doodlebox.history import stats as st
 from doodlebox.store import BadMerge, BadNames, Store, StoreError, schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,7 +157,7 @@ def test_two_spellings_of_one_name_on_one_game_are_one_name_given_twice(tmp_path
 
 
 def test_a_seat_named_p1_in_any_width_is_nobody_and_its_game_is_not_a_league_game(tmp_path):
-    from doodlebox import league
+    from doodlebox.history import league
 
     store = Store(tmp_path / "g.sqlite3")
     data = json.loads((GOLDEN / "monsters-kraken.json").read_text())

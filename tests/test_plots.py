@@ -7,9 +7,9 @@ import io
 
 from PIL import Image
 
-from doodlebox import stats
 from doodlebox.drawing import charts
-from doodlebox.stats import DieTest, Played, Stats
+from doodlebox.history import stats
+from doodlebox.history.stats import DieTest, Played, Stats
 
 BOARD = "d00d1eb000000001"
 TINY = [60, 60, 60, 60, 60, 97]        # p = 0.0041

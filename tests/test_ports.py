@@ -8,8 +8,8 @@ import os
 import random
 from pathlib import Path
 
-from doodlebox.ports import Follow, UsbPort, find_picos
-from doodlebox.runner import LOOK_EVERY, LinkThread
+from doodlebox.link.ports import Follow, UsbPort, find_picos
+from doodlebox.logger.link_thread import LOOK_EVERY, LinkThread
 from fakeconsole import FakeConsole
 from faults import Stream
 from usb_ports import SERIAL, Listed, pico

@@ -14,8 +14,8 @@ import sqlite3
 import time
 
 from cli_run import doodlebox
-from doodlebox.bot import PRESS_GAP_S, PRESS_MS, Table, read_lobby
-from doodlebox.runner import LinkThread
+from doodlebox.logger.link_thread import LinkThread
+from doodlebox.table.dice import PRESS_GAP_S, PRESS_MS, Table, read_lobby
 from doodlebox.virtual.console import VirtualConsole
 from flash_watch import Watch
 from waiting import until

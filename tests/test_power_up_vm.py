@@ -15,7 +15,7 @@ from pathlib import Path
 from board.flash import Flash
 from doodle import bootnum, flashlog, journal
 from doodle.app import App
-from doodlebox.runner import LinkThread
+from doodlebox.logger.link_thread import LinkThread
 from doodlebox.virtual.console import VirtualConsole
 from journal_bytes import records
 from test_journal import play

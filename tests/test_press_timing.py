@@ -19,7 +19,8 @@ import threading
 import time
 from pathlib import Path
 
-from doodlebox.virtual.hardware import Hardware, load_pins
+from doodlebox.hardware.data import load_pins
+from doodlebox.virtual.hardware import Hardware
 from doodlebox.virtual.vm import GUEST_DIR, load_guest_modules, run_program
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,7 +150,7 @@ def play_in_vm(timed: bool, presses: int = 8, seed: int = 5) -> tuple[list[str],
     """Buttons polled in the VM; the host stalls the guest in its per-loop call, 60-150 ms
     each time 20 ms have passed since the last stall ended, while a thread presses a button
     every 250 ms for 80 ms (released by the host's clock, or press_for)."""
-    from doodlebox.firmware_build import compile_tree
+    from doodlebox.deploy.firmware_build import compile_tree
 
     hw = Hardware(load_pins())
     rng = random.Random(seed)

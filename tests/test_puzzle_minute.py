@@ -4,17 +4,17 @@ clock, the suite's one real minute, and once on the fast clock (hardware.Console
 `doodlebox demo --fast-clock` and tests/test_demo.py use for Doodle Puzzle's five minutes).
 
 Either way the console times the minute itself (its `timer` event: 60 s of running time, to the
-step) and the bot checks it as in a whole game (bot_puzzle.Table._minute). On the real clock
+step) and the bot checks it as in a whole game (puzzle_table.Table._minute). On the real clock
 the minute takes a real minute; on the fast clock the console's time runs ahead while it waits
 alone on its timer, and only its clock changes, not the firmware."""
 from __future__ import annotations
 
 import time
 
-from doodlebox import bot_puzzle
-from doodlebox.bot import PRESS_GAP_S, PRESS_MS, read_lobby
+from doodlebox.logger.link_thread import LinkThread
 from doodlebox.rules.puzzle import engine as E
-from doodlebox.runner import LinkThread
+from doodlebox.table import puzzle as puzzle_table
+from doodlebox.table.dice import PRESS_GAP_S, PRESS_MS, read_lobby
 from doodlebox.virtual.console import VirtualConsole
 
 
@@ -22,7 +22,7 @@ class MinuteOver(Exception):
     pass
 
 
-class OneMinute(bot_puzzle.Table):
+class OneMinute(puzzle_table.Table):
     """Doodle Puzzle's table up to the end of round 1's drawing minute; `real_s`: the real
     seconds from the ROLL that starts it to the console's `timer` event."""
 

@@ -6,8 +6,8 @@ where it is and boots again on its flash (VirtualConsole.replug), behind a new p
 the old one is still held, as a Pico comes back as /dev/ttyACM1 while ttyACM0 is held."""
 import sqlite3
 
-from doodlebox.ports import Follow
-from doodlebox.runner import LinkThread
+from doodlebox.link.ports import Follow
+from doodlebox.logger.link_thread import LinkThread
 from doodlebox.virtual.console import VirtualConsole
 from waiting import until
 

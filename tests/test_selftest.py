@@ -19,9 +19,10 @@ import pytest
 
 from doodle import link
 from doodle.app import FW_VERSION
+from doodlebox.hardware.data import load_pins
 from doodlebox.virtual import cpython_framebuf
 from doodlebox.virtual.cpython import micropython_time
-from doodlebox.virtual.hardware import Hardware, load_pins
+from doodlebox.virtual.hardware import Hardware
 from doodlebox.virtual.vm import install_guest_modules, uninstall_guest_modules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -348,7 +349,7 @@ def test_self_test_on_the_virtual_console():
 
 def test_doodlebox_log_connects_during_the_self_test_and_shows_it(tmp_path):
     """The self-test answers the host's hi, so `doodlebox log` shows its frames as notes."""
-    from doodlebox.runner import LinkThread
+    from doodlebox.logger.link_thread import LinkThread
     from doodlebox.virtual.console import VirtualConsole
 
     vc = VirtualConsole(mode="cpython", flash_dir=tmp_path / "flash")

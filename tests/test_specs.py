@@ -13,8 +13,8 @@ import pytest
 
 from doodle.app import App
 from doodle.flashlog import RamFlash
-from doodlebox import bot_lobby, firmware_data
 from doodlebox.cli import main, parser
+from doodlebox.deploy import firmware_data
 from doodlebox.link import schema
 from doodlebox.rules import games, specs
 from doodlebox.rules.api import GameConfigError
@@ -24,6 +24,7 @@ from doodlebox.rules.puzzle import engine as puzzle
 from doodlebox.rules.puzzle import record as puzzle_record
 from doodlebox.rules.puzzle.sentences import sentence
 from doodlebox.rules.puzzle.spec import PUZZLE
+from doodlebox.table import lobby as lobby_table
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYER_LIMITS = [(e, lim) for e in specs.EDITIONS for lim in e.limits if lim.players is not None]
@@ -146,12 +147,12 @@ def test_the_demo_refuses_players_a_limit_forbids(e, lim, capsys):
 def test_the_bots_lobby_is_the_specs_and_a_fresh_consoles():
     from doodle import lobby
 
-    assert bot_lobby.GAMES == tuple(e.edition for e in specs.EDITIONS)
-    assert bot_lobby.NAMES == {e.lobby: e.edition for e in specs.EDITIONS}
+    assert lobby_table.GAMES == tuple(e.edition for e in specs.EDITIONS)
+    assert lobby_table.NAMES == {e.lobby: e.edition for e in specs.EDITIONS}
     app = fresh_app()
-    assert bot_lobby.lobby_of(lobby.screen(app, "")) == {
-        k: bot_lobby.DEFAULT_LOBBY[k] for k in ("game", "players", "control")}
-    assert app.opts == {k: v for k, v in bot_lobby.DEFAULT_LOBBY.items() if k not in ("game", "players", "control")}
+    assert lobby_table.lobby_of(lobby.screen(app, "")) == {
+        k: lobby_table.DEFAULT_LOBBY[k] for k in ("game", "players", "control")}
+    assert app.opts == {k: v for k, v in lobby_table.DEFAULT_LOBBY.items() if k not in ("game", "players", "control")}
 
 
 @pytest.mark.parametrize("e,lim", PLAYER_LIMITS, ids=[lim.rule for _, lim in PLAYER_LIMITS])
@@ -159,8 +160,8 @@ def test_the_bot_refuses_what_a_limit_forbids(e, lim):
     key = e.option(lim.option).key
     for n in (lim.players[0] - 1, lim.players[1] + 1):
         if e.players[0] <= n <= e.players[1]:
-            with pytest.raises(bot_lobby.BotError, match=lim.ruling):
-                bot_lobby.choose_lobby(lambda name: None, dict(bot_lobby.DEFAULT_LOBBY),
+            with pytest.raises(lobby_table.TableError, match=lim.ruling):
+                lobby_table.choose_lobby(lambda name: None, dict(lobby_table.DEFAULT_LOBBY),
                                        {"game": e.edition, "players": n, key: lim.choice})
 
 
@@ -241,11 +242,11 @@ def test_every_choice_the_specs_allow_is_offered_by_the_consoles_lobby():
             want = {"game": e.edition, "players": players, **{o.key: v for o, v in zip(options, values)}}
             app = fresh_app()
             if not allowed:
-                with pytest.raises(bot_lobby.BotError):
-                    bot_lobby.choose_lobby(lambda name: None, bot_lobby.lobby_of(lobby.screen(app, "")), want)
+                with pytest.raises(lobby_table.TableError):
+                    lobby_table.choose_lobby(lambda name: None, lobby_table.lobby_of(lobby.screen(app, "")), want)
                 continue
-            bot_lobby.choose_lobby(lambda name, app=app: lobby.button(app, name),
-                                   bot_lobby.lobby_of(lobby.screen(app, "")), want)
+            lobby_table.choose_lobby(lambda name, app=app: lobby.button(app, name),
+                                   lobby_table.lobby_of(lobby.screen(app, "")), want)
             assert lobby.options(app) == {k: v for k, v in want.items() if k not in ("game", "players")} or e.dice
             assert (app.edition, app.players) == (e.edition, players)
 
@@ -277,17 +278,17 @@ def test_the_behave_limit_is_written_in_the_spec_alone():
     assert not found, "\n".join(found)
 
 
-def test_the_bots_import_their_lobby_not_each_other():
-    """bot.py plays on the console with the three tables; they share bot_lobby.py, and none of
-    them imports bot.py back (no import inside a function to break a circle)."""
-    host = ROOT / "host" / "doodlebox"
-    for name in ("bot_lobby", "bot_deadly", "bot_puzzle"):
-        tree = ast.parse((host / f"{name}.py").read_text())
+def test_the_tables_import_their_lobby_not_each_other():
+    """table/dice.py plays on the console with the three tables; they share table/lobby.py, and none
+    of them imports table/dice.py back (no import inside a function to break a circle)."""
+    table = ROOT / "host" / "doodlebox" / "table"
+    for name in ("lobby", "deadly", "puzzle"):
+        tree = ast.parse((table / f"{name}.py").read_text())
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
             f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
-        assert not {"doodlebox.bot", "doodlebox.bot_deadly", "doodlebox.bot_puzzle"} & imported - {
-            f"doodlebox.{name}"}, name
-    tree = ast.parse((host / "bot.py").read_text())
+        assert not {"doodlebox.table.dice", "doodlebox.table.deadly", "doodlebox.table.puzzle"} & imported - {
+            f"doodlebox.table.{name}"}, name
+    tree = ast.parse((table / "dice.py").read_text())
     inner = [n for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) for n in ast.walk(f)
-             if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("doodlebox.bot")]
+             if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("doodlebox.table")]
     assert not inner

@@ -1,4 +1,4 @@
-"""doodlebox stats (host/doodlebox/stats.py): the chi-square p-value against published table
+"""doodlebox stats (host/doodlebox/history/stats.py): the chi-square p-value against published table
 values, each die's counts from the console's events, a loaded die found, score history, win
 rates, solo ranks and achievements, Behave verdicts, and the charts as real PNGs."""
 from __future__ import annotations
@@ -15,9 +15,9 @@ from PIL import Image
 
 from cli_run import doodlebox
 from console_events import console_events
-from doodlebox import stats
+from doodlebox.history import stats
+from doodlebox.history.stats import chi2_sf
 from doodlebox.rules.games import find_game, replay_file
-from doodlebox.stats import chi2_sf
 from doodlebox.store import Store
 from randomplay import random_game
 

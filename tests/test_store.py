@@ -13,9 +13,9 @@ import pytest
 
 from cli_run import doodlebox
 from console_events import console_events
-from doodlebox import game_records
-from doodlebox.console_record import ConsoleLogError, to_record
-from doodlebox.livegame import LiveGames
+from doodlebox.history import game_records
+from doodlebox.history.console_record import ConsoleLogError, to_record
+from doodlebox.logger.verdicts import LiveGames
 from doodlebox.rules.games import find_game
 from doodlebox.store import SCHEMA_VERSION, Store, StoreError
 from randomplay import random_game
@@ -323,7 +323,7 @@ def test_an_imported_record_is_a_game_with_its_names_and_its_outcome(tmp_path):
 
 
 def test_the_links_of_one_logger_take_turns_and_are_never_told_the_file_is_locked(tmp_path):
-    # 20 links in one `doodlebox log` (runner.Club) each polled SQLite's lock (0.5 s), and lost:
+    # 20 links in one `doodlebox log` (club.Club) each polled SQLite's lock (0.5 s), and lost:
     # "locked" notes, resends, acks 2-6 s late (make bench's club section). In one process they
     # now wait for their turn; only another program's lock is "locked".
     import threading

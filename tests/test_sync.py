@@ -1,4 +1,4 @@
-"""`doodlebox sync` (host/doodlebox/sync.py, docs/stored-games.md "Sync"): a venue's SQLite file
+"""`doodlebox sync` (host/doodlebox/store/sync.py, docs/stored-games.md "Sync"): a venue's SQLite file
 pushed into the league's database comes out as the same games (events through the store's own
 append path, with their own times: started, ended, abandoned as at the venue), names linked to
 the league's people; pushed twice it is the same games; killed mid-way and started again it loses
@@ -19,7 +19,7 @@ from console_events import console_events
 from doodlebox.cli import main
 from doodlebox.rules.games import find_game
 from doodlebox.store import Store
-from doodlebox.sync import OtherLeague, sync
+from doodlebox.store.sync import OtherLeague, sync
 from randomplay import random_game
 
 ROOT = Path(__file__).resolve().parent.parent

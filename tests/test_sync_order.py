@@ -26,7 +26,7 @@ from console_events import console_events
 from doodlebox.cli import main
 from doodlebox.rules.games import find_game
 from doodlebox.store import Store
-from doodlebox.sync import sync
+from doodlebox.store.sync import sync
 from randomplay import random_game
 
 UID, FW, T0 = "c0ffee00", "0.8.1", 1_700_000_000.0

@@ -16,8 +16,9 @@ import pytest
 
 from doodle import link
 from doodle import puzzle as P
+from doodlebox.hardware.data import load_pins
 from doodlebox.virtual import cpython_framebuf
-from doodlebox.virtual.hardware import Hardware, load_pins
+from doodlebox.virtual.hardware import Hardware
 from doodlebox.virtual.vm import install_guest_modules, uninstall_guest_modules
 
 TICK_HZ = 2093       # board/buzzer.py TUNES: "tick"

@@ -10,7 +10,7 @@ import itertools
 import time
 from pathlib import Path
 
-from doodlebox.firmware_build import compile_tree, device_name, mpy_cross
+from doodlebox.deploy.firmware_build import compile_tree, device_name, mpy_cross
 from doodlebox.virtual.hardware import ConsoleClock
 
 
@@ -88,7 +88,7 @@ def test_the_kept_mpy_files_are_mpy_crosss_own_and_follow_their_source(tmp_path)
 
 def test_the_console_lays_out_what_compile_tree_makes(tmp_path):
     from doodlebox import paths
-    from doodlebox.flash import firmware_files
+    from doodlebox.deploy.flash import firmware_files
     from doodlebox.virtual.console import lay_out_flash
 
     files = {Path("lib") / f.name: f for f in paths.guest().glob("*.py")}

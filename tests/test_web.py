@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from cli_run import ENV
-from doodlebox.bot import DEFAULT_LOBBY, PRESS_GAP_S, Table
+from doodlebox.table.dice import DEFAULT_LOBBY, PRESS_GAP_S, Table
 from hostproc import StoreFeed
 from test_web_server import EVIL, make_db
 

@@ -16,8 +16,8 @@ import pytest
 
 import faults_web
 from cli_run import ROOT
-from doodlebox import game_records
-from doodlebox.games_view import import_records
+from doodlebox.history import game_records
+from doodlebox.history.games_view import import_records
 from doodlebox.store import Store
 from doodlebox.web import coach
 from doodlebox.web.server import WebServer

@@ -210,8 +210,8 @@ def test_writes_need_the_token_compared_and_never_a_wrong_one(tmp_path):
 
 # -- the league ------------------------------------------------------------------------------------
 def fake_league(monkeypatch, rows: list[dict], histories: dict[tuple[int, str], list[dict]]) -> None:
-    """doodlebox.league's standings and history as given."""
-    from doodlebox import league
+    """doodlebox.history.league's standings and history as given."""
+    from doodlebox.history import league
 
     calls: list = []
 
@@ -283,7 +283,7 @@ def test_the_league_and_each_players_page_from_the_standings(tmp_path, monkeypat
 def test_without_the_league_module_the_page_says_there_is_no_league_data(tmp_path, monkeypatch):
     db = tmp_path / "games.sqlite3"
     make_db(db)
-    monkeypatch.setitem(sys.modules, "doodlebox.league", None)      # its import is an ImportError
+    monkeypatch.setitem(sys.modules, "doodlebox.history.league", None)      # its import is an ImportError
     monkeypatch.delattr(doodlebox, "league", raising=False)
     with WebServer(db, 0) as server:
         status, _, body = get(server, "/league")
@@ -294,7 +294,7 @@ def test_without_the_league_module_the_page_says_there_is_no_league_data(tmp_pat
 
 
 def test_the_league_pages_from_the_real_ratings_on_postgresql(pg_url):
-    from doodlebox import league
+    from doodlebox.history import league
 
     make_db(pg_url)
     store = Store(pg_url)

@@ -16,7 +16,7 @@ import pytest
 
 import faults_web
 from cli_run import ROOT
-from doodlebox.games_view import import_records
+from doodlebox.history.games_view import import_records
 from doodlebox.store import Store
 from doodlebox.web.server import MAX_DEPTH, TIMEOUT, WebServer
 

@@ -22,7 +22,7 @@ from PIL import Image
 
 from cli_run import ENV, ROOT, doodlebox
 from console_events import console_events
-from doodlebox.games_view import import_records
+from doodlebox.history.games_view import import_records
 from doodlebox.rules.games import find_game
 from doodlebox.store import Store
 from doodlebox.web.live import Live

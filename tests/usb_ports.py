@@ -1,7 +1,7 @@
-"""Fake USB serial ports for the tests of finding and following Picos (host/doodlebox/ports.py)."""
+"""Fake USB serial ports for the tests of finding and following Picos (host/doodlebox/link/ports.py)."""
 from __future__ import annotations
 
-from doodlebox.ports import PICO_VID, UsbPort
+from doodlebox.link.ports import PICO_VID, UsbPort
 
 SERIAL = "E6614C311B2C4A2F"
 

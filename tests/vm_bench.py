@@ -22,13 +22,14 @@ for _p in (ROOT / "host", ROOT / "firmware", ROOT / "tests"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from doodlebox.firmware_build import compile_tree  # noqa: E402
+from doodlebox.deploy.firmware_build import compile_tree  # noqa: E402
+from doodlebox.hardware.data import load_pins  # noqa: E402
 from doodlebox.link import frames  # noqa: E402
 from doodlebox.link.session import HostLink  # noqa: E402
-from doodlebox.runner import LinkThread  # noqa: E402
+from doodlebox.logger.link_thread import LinkThread  # noqa: E402
 from doodlebox.store import Store  # noqa: E402
 from doodlebox.virtual.console import VirtualConsole, lay_out_flash  # noqa: E402
-from doodlebox.virtual.hardware import Hardware, load_pins  # noqa: E402
+from doodlebox.virtual.hardware import Hardware  # noqa: E402
 from doodlebox.virtual.vm import ProgramFailed, run_program  # noqa: E402
 from flash_watch import Watch  # noqa: E402
 from pc_tally import all_stored, stored_rows  # noqa: E402

@@ -24,7 +24,7 @@ TALLIES = ("Deadly Doodles recorded with tallies: the path segments were drawn o
 def _replay(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """(replay, game type, label) of GAME (a stored game's number or "last", as `show` takes it)
     or RECORD (a record file, as `validate` takes it)."""
-    from doodlebox import game_records
+    from doodlebox.history import game_records
     from doodlebox.rules.games import read_record, replay_file
 
     which = args.game
@@ -117,8 +117,8 @@ def text(a: Any, label: str) -> str:
 def hint(args: argparse.Namespace) -> int:
     """Exit 0 with the hint, 2 (one line) when no game is being played or it is not a player's
     decision now."""
-    from doodlebox import game_records
     from doodlebox.coach import analysis
+    from doodlebox.history import game_records
     from doodlebox.rules.games import read_record
 
     if args.budget <= 0:

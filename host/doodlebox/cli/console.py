@@ -8,18 +8,16 @@ import shlex
 import shutil
 import signal
 import sys
-import tempfile
 import threading
-import time
 from pathlib import Path
 
 from doodlebox import paths
 from doodlebox.cli.command import Command
 from doodlebox.cli.games import database, db_argument
-from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.rules.api import Option
 from doodlebox.rules.specs import EDITIONS, options_by_flag
-from doodlebox.store.postgres import is_url, shown
+from doodlebox.store.postgres import is_url
+from doodlebox.table.demo import DEMO_MAX
 
 _SAYING = threading.Lock()
 
@@ -30,33 +28,6 @@ def say(text: str) -> None:
     with _SAYING:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-
-
-def start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: bool = False,
-                  selftest: bool = False, wav: Path | None = None, fast_clock: bool = False,
-                  unique_id: bytes | None = None):
-    """`unique_id`: the board's (default VirtualConsole's)."""
-    from doodlebox.virtual.console import VirtualConsole
-
-    if keep_flash and flash is None:
-        raise InputError("--keep-flash needs --flash DIR (the folder make flash deployed to)")
-    if unique_id is None:
-        vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav,
-                            fast_clock=fast_clock)
-    else:
-        vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav,
-                            fast_clock=fast_clock, unique_id=unique_id)
-    if selftest:
-        vc.hardware.press_for("MENU", 5000)  # held at power-on
-    return vc.start()
-
-
-def wav_said(vc) -> None:
-    """After the console stopped: what --wav wrote (or why it stopped writing)."""
-    w = vc.wav
-    if w is None:
-        return
-    print(f"wav: {w.path}: {w.seconds:.1f} s, {w.notes} note(s)" + (f"; {w.error}" if w.error else ""), flush=True)
 
 
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, n))
@@ -100,6 +71,8 @@ class _StopOnSignals:
 def log(args: argparse.Namespace) -> int:
     """With --web PORT, the page (cli/web.py) too: its port taken before anything starts.
     SIGTERM, SIGHUP and SIGQUIT end it as Ctrl-C does (Signalled), with exit code 128 + n."""
+    from doodlebox.logger.run import Options, follow  # deferred for start-up time: the link, the VM, the rules
+
     web = None
     try:
         with _StopOnSignals():
@@ -108,7 +81,9 @@ def log(args: argparse.Namespace) -> int:
 
                 web = start_web(database(args), args.web, "--web")
             try:
-                return _log(args, web)
+                follow(Options(database(args), bool(args.db), tuple(args.port or ()), args.virtual, args.cpython,
+                               args.seed, args.wait, args.wav), say, web)
+                return 0
             finally:
                 if web is not None:
                     web.stop()
@@ -117,133 +92,11 @@ def log(args: argparse.Namespace) -> int:
         return 128 + sig.signum
 
 
-ONE_CPYTHON = ("the firmware under CPython is one console per process (its modules are the process's own); "
-               "leave --cpython out for several: each in a MicroPython VM of its own")
-VIRTUAL_BOARD = b"\xd0\x0d\x1e\xb0\x00\x00\x00"   # + its number (1, 2, ...): log's virtual consoles' boards
-VIRTUAL_MAX = 32
-
-
-def _log(args: argparse.Namespace, web) -> int:
-    """Every console at once (runner.Club): the --port ones; else every Pico attached and each one
-    plugged in while it logs; --virtual N virtual consoles too (without it: one, when there is
-    no other console). Each is followed by a link of its own into the one database; while there
-    is one, its lines are as they always were, from two on each begins with its console's name."""
-    from doodlebox.live import describe
-    from doodlebox.livegame import Verdict, verdict_lines
-    from doodlebox.ports import Follow, Watch, find_picos
-    from doodlebox.runner import Club
-
-    def show(item) -> list[str]:
-        if isinstance(item, Verdict):
-            return [f"  {line}" for line in verdict_lines(item)]
-        return [describe(item)]
-
-    if args.virtual is not None and not 0 <= args.virtual <= VIRTUAL_MAX:
-        raise InputError(f"--virtual {args.virtual}: from 0 to {VIRTUAL_MAX} virtual consoles")
-    if args.cpython and (args.virtual or 0) > 1:
-        raise InputError(f"--virtual {args.virtual} --cpython: {ONE_CPYTHON}")
-    ports: list[str] = args.port or []
-    watch = None if ports else Watch()
-    club = Club(database(args), say, show, handshake_timeout=args.wait, watch=watch)
-    wanted: list = []     # what to follow: ("port", path, Follow), ("pico", UsbPort) or ("vc", vc, name)
-    try:
-        for port in ports:
-            follow = Follow(port)
-            wanted.append(("port", port, follow))
-            if follow.serial:
-                print(f"console: {port} (USB serial {follow.serial}: followed to any port it comes back on)")
-        found = find_picos(watch.ports) if watch is not None else []
-        for p in found:
-            wanted.append(("pico", p))
-            print(f"console: Pico on {p.label()}")
-        n = args.virtual if args.virtual is not None else 0 if ports or found else 1
-        seed = args.seed if args.seed is not None else int(time.time())
-        for k in range(n):
-            board = VIRTUAL_BOARD + bytes([k + 1])
-            flash = paths.data_dir() / ("virtual-flash" if k == 0 else f"virtual-flash-{k + 1}")
-            vc = start_virtual("cpython" if args.cpython else "vm", seed + k, flash, wav=args.wav if k == 0 else None,
-                               unique_id=None if k == 0 else board)
-            wanted.append(("vc", vc, board.hex()[-4:]))
-            if args.virtual is None:
-                print(f"console: no Pico attached; virtual console on {vc.port} ({vc.mode})")
-            else:
-                print(f"console: virtual console {k + 1} on {vc.port} ({vc.mode}, board {board.hex()})")
-        if not wanted:
-            print("console: no Pico attached yet: each one plugged in is followed (Ctrl-C to stop)")
-        vcs = [w[1] for w in wanted if w[0] == "vc"]
-        if web is not None:
-            web.live.vc = vcs[0] if vcs else None
-            print(f"web: {web.url}" + ("  (the virtual console's dice and buttons too)" if vcs else ""), flush=True)
-        if not vcs and args.wav is not None and wanted:
-            where = wanted[0][1] if wanted[0][0] == "port" else wanted[0][1].device
-            print(f"note: --wav {args.wav} is ignored: the console on {where} is a board, heard through its own "
-                  "buzzer")
-        elif len(vcs) > 1 and args.wav is not None:
-            print(f"note: --wav {args.wav}: the first virtual console's sound")
-        db = database(args)
-        named = shown(str(db)) if is_url(db) else str(db)    # a server's URL without its password
-        print(f"store: {named} (its games: doodlebox games" + (f" --db {shlex.quote(named)}" if args.db else "") + ")")
-        if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a file size limit (ulimit -f): a write error, not a kill
-        if len(wanted) > 1:
-            _prepare(db)
-        club.many = len(wanted) > 1           # every line named from the first
-        names = [Path(w[1]).name for w in wanted if w[0] == "port"]
-        for w in wanted:
-            if w[0] == "pico":
-                club.add_pico(w[1])
-            elif w[0] == "vc":
-                vc = w[1]
-                club.add(vc.port, Follow(vc.port, locate=_locator(vc)), w[2], vc=vc)
-            else:
-                name = Path(w[1]).name
-                club.add(w[1], w[2], name if names.count(name) == 1 else w[1])
-        if web is not None and club.consoles:
-            web.live.link = club.consoles[0].link
-        club.wait_ready(args.wait + 5)
-
-        def running() -> bool:
-            club.poll()
-            return club.running()
-
-        if len(club.consoles) == 1 and vcs and sys.stdin.isatty():
-            from doodlebox.virtual.panel import TerminalPanel
-
-            TerminalPanel(vcs[0], paths.data_dir()).run(keep_going=running)
-        else:
-            while running():
-                time.sleep(0.1)
-        error = club.end_error()
-        if error:
-            raise DoodleboxError(error)
-        return 0
-    finally:
-        club.stop(switched_off=wav_said)
-        for w in wanted:
-            if w[0] == "vc" and all(c.vc is not w[1] for c in club.consoles):   # started, never followed
-                w[1].stop()
-
-
-def _locator(vc):
-    """Where the virtual console `vc` is now: its pty while it runs (ports.Follow's `locate`)."""
-    return lambda: vc.port if vc.running else None
-
-
-def _prepare(db: Path | str) -> None:
-    """The database created (or upgraded) once before several links open it at the same moment:
-    the store's upgrade of a new file, run by several connections at once, applied its
-    statements twice ("duplicate column name"). What goes wrong here the links say."""
-    from doodlebox.store import Store, StoreError
-
-    try:
-        Store(db).close()
-    except StoreError:
-        pass
-
-
 def sim(args: argparse.Namespace) -> int:
     """Prints `pty: PATH`; with a terminal the keys press buttons, else stdin takes commands
     (virtual/commands.py)."""
+    from doodlebox.virtual.console import start_virtual, wav_said  # deferred for start-up time: the VM
+
     vc = start_virtual("cpython" if args.cpython else "vm", args.seed, args.flash, args.keep_flash, args.selftest,
                        args.wav)
     print(f"pty: {vc.port}", flush=True)
@@ -259,177 +112,45 @@ def sim(args: argparse.Namespace) -> int:
         return 0 if vc.error is None else 1
     finally:
         vc.stop()
-        wav_said(vc)
-
-
-DEMO_BOARD = b"\xd0\x0d\x1e\xb0\x00\x00\xde\x30"   # the demo's virtual console: a board of its own (log's: ...01)
-DEMO_MAX = 8     # --consoles: the next boards (...de31, ...)
+        line = wav_said(vc)
+        if line:
+            print(line, flush=True)
 
 
 def demo(args: argparse.Namespace) -> int:
-    """A whole game on the virtual console by the bot, stored, exported and scored by the PC.
+    """A whole game on the virtual console by the scripted table, stored, exported and scored by the
+    PC (table/demo.py); then where its games are kept and the commands that show them."""
+    from doodlebox.rules.games import find_game  # deferred for start-up time: the rules, the VM, the link
+    from doodlebox.table.demo import Options as DemoOptions
+    from doodlebox.table.demo import play
 
-    Its games go to a database of their own (paths.demo_db(), or --db), never to the family's:
-    a bot's games must not count in their games, statistics or page. The end says where, and
-    the commands that show it. Each demo is the next boot of the same virtual console (its boot
-    counter and id from the database: _demo_flash), so every demo's game is kept beside the
-    ones before it. With --consoles N, N virtual consoles (boards DEMO_BOARD and the next ones,
-    dice seeded --seed, --seed + 1, ...) each play a game at the same time, each logged by a
-    link of its own into the one database, each line named by its console's number."""
-    from doodlebox.bot import play_on_console
-    from doodlebox.live import describe
-    from doodlebox.rules.games import find_game
-
-    game = find_game(args.edition)
-    spec = game.spec
+    spec = find_game(args.edition).spec
     chosen = {o.name: _option_value(args, o) for o in spec.options}
-    low, high = spec.players_for(chosen)           # the spec's limits too (Behave's players, P9)
-    if not low <= args.players <= high:
-        limited = [o.choice(chosen[o.name]).label for o in spec.options
-                   if any(lim.option == o.name and lim.choice == chosen[o.name] and lim.players for lim in spec.limits)]
-        raise InputError(f"--players {args.players}: {game.name}{''.join(f' ({t})' for t in limited)} is for {low} "
-                         f"to {high} players")
-    n = args.consoles
-    if not 1 <= n <= DEMO_MAX:
-        raise InputError(f"--consoles {n}: from 1 to {DEMO_MAX} virtual consoles")
-    if args.cpython and n > 1:
-        raise InputError(f"--consoles {n} --cpython: {ONE_CPYTHON}")
-    options = {} if spec.dice else {o.key: chosen[o.name] for o in spec.options}
-    db: Path | str = (args.db if is_url(args.db) else Path(args.db)) if args.db else paths.demo_db()
-    named = shown(db) if isinstance(db, str) else str(db)      # a server's URL without its password
-    pictures = db if isinstance(db, Path) else paths.demo_db()  # the panels' PNGs: beside the file
-    pictures.parent.mkdir(parents=True, exist_ok=True)
-    if n > 1:
-        _prepare(db)
-    played: list = [None] * n       # each console's (table, png, the firmware's error)
-    failed: list[BaseException] = []
-
-    def play(k: int) -> None:
-        name = f"[{k + 1}] " if n > 1 else ""
-        board = DEMO_BOARD[:-1] + bytes([DEMO_BOARD[-1] + k])
-        with tempfile.TemporaryDirectory(prefix="doodlebox-demo-flash-") as flash:
-            boot = _demo_flash(db, Path(flash), board)
-            vc = start_virtual("cpython" if args.cpython else "vm", args.seed + k, Path(flash),
-                               fast_clock=args.fast_clock, unique_id=board)
-            say(f"{name}virtual console ({vc.mode}) on {vc.port}, boot {boot}; its games go to {named}")
-            try:
-                table, _ = play_on_console(vc, db, args.edition, args.players, args.control, seed=args.seed + k,
-                                           show=lambda e: say(name + describe(e)),
-                                           on_note=lambda t: say(f"{name}  note: {t}"),
-                                           press_ms=args.press_ms, gap_s=args.gap_ms / 1000, options=options)
-                png = vc.save_panel(pictures.with_suffix(".png") if k == 0
-                                    else pictures.with_name(f"{pictures.stem}-{k + 1}.png"))
-            finally:
-                vc.stop()
-        played[k] = (table, png, vc.error)   # vc.error: the firmware stopped (a Pico would drop to its REPL)
-
-    if n == 1:
-        play(0)
-    else:
-        def guarded(k: int) -> None:
-            try:
-                play(k)
-            except BaseException as exc:
-                failed.append(exc)
-
-        tables = [threading.Thread(target=guarded, args=(k,), name=f"demo-{k + 1}", daemon=True) for k in range(n)]
-        for t in tables:
-            t.start()
-        for t in tables:
-            t.join()
-        if failed:
-            raise failed[0]
-    ok, ids, violations = True, list[int](), list[int]()
-    for k, (table, _, crashed) in enumerate(played):
-        gid, good, wrong = _demo_result(game, db, named, table, crashed, f"console {k + 1}: " if n > 1 else "")
-        ok, ids, violations = ok and good, ids + [gid], violations + [wrong]
+    db = (args.db if is_url(args.db) else Path(args.db)) if args.db else None
+    played = play(DemoOptions(args.edition, args.players, chosen, args.control, db, args.cpython, args.seed,
+                              args.consoles, args.press_ms, args.gap_ms, args.fast_clock), say)
     me = _me()
+    named, ids = played.named, played.ids
     where = shlex.quote(named)
     print(f"\nThe demo's games are kept in {named}, apart from the games logged at the table "
           f"({paths.default_db()}), so plain `doodlebox games` does not list them. To see them:")
-    commands = [(f"{me} show {gid} --db {where}", "this game, round by round" if n == 1 else f"console {k + 1}'s game")
-                for k, gid in enumerate(ids)]
+    commands = [(f"{me} show {gid} --db {where}", "this game, round by round" if len(ids) == 1
+                 else f"console {k + 1}'s game") for k, gid in enumerate(ids)]
     commands += [(f"{me} games --db {where}", "every demo game"),
                  (f"{me} web --db {where}", "the page, with the sheets as pictures")]
     wide = max(len(c) for c, _ in commands)
     for command, what in commands:
         print(f"  {command.ljust(wide)}   {what}")
-    if n == 1:
-        print(f"The e-paper panel's last picture: {played[0][1]}")
+    if len(ids) == 1:
+        print(f"The e-paper panel's last picture: {played.pictures[0]}")
     else:
-        print("The e-paper panels' last pictures: " + ", ".join(str(p) for _, p, _ in played))
-    for gid, wrong, (_, _, crashed) in zip(ids, violations, played):
+        print("The e-paper panels' last pictures: " + ", ".join(str(p) for p in played.pictures))
+    for gid, wrong, crashed in zip(ids, played.violations, played.crashed):
         if wrong:
             print(f"{wrong} violation(s): {me} export {gid} --db {where} -o game.json; {me} validate game.json")
         if crashed:
             print(f"the console's firmware stopped after the game: {crashed}")
-    return 0 if ok else 1
-
-
-def _demo_result(game, db: Path | str, named: str, table, crashed: str | None, who: str) -> tuple[int, bool, int]:
-    """A demo's game as stored, replayed and scored by the PC, printed: its number, whether it
-    finished with no violation, the console's totals equal to the PC's and the firmware alive,
-    and its violations."""
-    from doodlebox.console_record import to_record
-    from doodlebox.store import Store
-
-    store = Store(db)
-    try:
-        gid = getattr(table.final, "game", None)      # the end event as stored: live.Stored
-        log = store.game_log(gid if gid is not None else "last")
-    finally:
-        store.close()
-    assert log is not None
-    record = to_record(log)
-    rp = game.replay(game.parse(record, f"game {log.id}"))
-    console = (table.final or {}).get("p")
-    print(f"\n{who}game {log.id}: {len(log.events)} events stored in {named}")
-    print(game.table_text(rp))
-    print()
-    print(agreement(console, rp.state.scores()))
-    good = bool(rp.finished and not rp.violations and console == rp.state.scores() and not crashed)
-    return log.id, good, len(rp.violations)
-
-
-def agreement(console: object, pc: list[int]) -> str:
-    """The end of a demo: each player's total as the console counted it (its `end` event: what its
-    panel shows with no PC) beside the PC's, and whether they agree."""
-    if not isinstance(console, list):
-        return ("The PC's totals: " + ", ".join(f"P{i + 1} {t}" for i, t in enumerate(pc))
-                + "; the console sent no totals of its own to compare")
-    rows = [(f"P{i + 1}", console[i] if i < len(console) else "-", pc[i] if i < len(pc) else "-")
-            for i in range(max(len(console), len(pc)))]
-    same = sum(c == p for _, c, p in rows)
-    head = ("The console's own totals and the PC's agree" if same == len(rows)
-            else f"The console's own totals and the PC's differ for {len(rows) - same} player(s)")
-    out = [head + ":", f"  {'player':<8}{'console':>8}{'PC':>6}  agree"]
-    out += [f"  {who:<8}{c!s:>8}{p!s:>6}  {'yes' if c == p else 'NO'}" for who, c, p in rows]
-    return "\n".join(out)
-
-
-def _demo_flash(db: Path | str, flash: Path, board: bytes = DEMO_BOARD) -> int:
-    """The demo's console powered up again: its boot counter and id put on its new flash as the
-    last demo into `db` left them, so this boot is the next one of the same console and its
-    events are new to the store (a console seen with boot 1 again would have them taken for the
-    first demo's, and dropped). The boot it will have."""
-    from doodlebox.store import Store
-
-    if isinstance(db, Path) and not db.exists():
-        return 1
-    chip = board.hex()
-    store = Store(db)
-    try:
-        row = store.db.execute(
-            "SELECT uid, MAX(boot) FROM streams WHERE substr(uid, 1, ?) = ? GROUP BY uid "
-            "ORDER BY MAX(boot) DESC LIMIT 1", (len(chip), chip)).fetchone()
-    finally:
-        store.close()
-    if row is None or type(row[1]) is not int or row[1] < 1:
-        return 1
-    uid, boot = row
-    (flash / "boot.txt").write_text(str(boot))
-    (flash / "id.txt").write_text(uid[len(chip):])
-    return boot + 1
+    return 0 if played.ok else 1
 
 
 def _me() -> str:

@@ -68,7 +68,7 @@ def _cell(text: str, width: int = 28) -> str:
 def games(args: argparse.Namespace) -> int:
     """Exit 0 listed, 2 when a game has a row that cannot be read: it is listed as "damaged:
     ROW: WHAT", the others as they are, then one line names the file and each such row."""
-    from doodlebox import game_records
+    from doodlebox.history import game_records
     from doodlebox.store.errors import Damaged
 
     store = open_store(args)
@@ -124,7 +124,7 @@ def damaged(path: Path | str, rows: list[dict]) -> None:
 
 def show(args: argparse.Namespace) -> int:
     """The table, the round-by-round summary and the violations of one game."""
-    from doodlebox.games_view import summary
+    from doodlebox.history.games_view import summary
 
     store = open_store(args)
     try:
@@ -154,8 +154,8 @@ def show(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     """Exit 0 written, 2 for a game that is not there or cannot be a record."""
-    from doodlebox import game_records
-    from doodlebox.games_view import CSV_COLUMNS, score_rows
+    from doodlebox.history import game_records
+    from doodlebox.history.games_view import CSV_COLUMNS, score_rows
 
     store = open_store(args)
     try:
@@ -186,7 +186,7 @@ def export(args: argparse.Namespace) -> int:
 def import_(args: argparse.Namespace) -> int:
     """Exit 0 imported (or imported before), 2 when a file cannot be read or, without
     --with-violations, a record breaks the rules: then nothing is imported."""
-    from doodlebox.games_view import import_records
+    from doodlebox.history.games_view import import_records
 
     if not args.records:
         raise InputError("give the record files to import")

@@ -1,6 +1,6 @@
 """`doodlebox people | league | sync`: the players as people across games (two merged into one),
-the league's standings per edition (host/doodlebox/league.py), and a venue's games pushed into the
-league's database (host/doodlebox/sync.py) (docs/stored-games.md, "People", "A league", "Sync")."""
+the league's standings per edition (host/doodlebox/history/league.py), and a venue's games pushed into the
+league's database (host/doodlebox/store/sync.py) (docs/stored-games.md, "People", "A league", "Sync")."""
 from __future__ import annotations
 
 import argparse
@@ -67,7 +67,7 @@ def _person(store, name: str) -> dict:
 
 def league(args: argparse.Namespace) -> int:
     """The standings, one section per edition (or --json: league.standings() as it is)."""
-    from doodlebox import league as lg
+    from doodlebox.history import league as lg
     from doodlebox.rules.games import EDITIONS
 
     if args.edition is not None and args.edition not in EDITIONS:
@@ -102,8 +102,8 @@ def league(args: argparse.Namespace) -> int:
 def sync(args: argparse.Namespace) -> int:
     """Push this PC's games into the league's database; exit 2 for another league's, and when
     something was left (a conflict, a damaged row: said, the rest synced)."""
-    from doodlebox import sync as sy
     from doodlebox.store import Store
+    from doodlebox.store import sync as sy
 
     source = open_store(args, write=True)
     try:

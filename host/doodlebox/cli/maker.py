@@ -1,5 +1,5 @@
 """`doodlebox flash | hardware bom|power|wiring|wokwi|check`: the maker's commands. Putting the
-firmware on a Pico (flash.py); the board as data and its documents (doodlebox/hardware/).
+firmware on a Pico (deploy/flash.py); the board as data and its documents (doodlebox/hardware/).
 Exit codes of `hardware`: 0 fine, 1 problems found or a budget exceeded, 2 a file in hardware/
 that cannot be read."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from doodlebox.hardware.files import Unreadable
 
 
 def flash(args: argparse.Namespace) -> int:
-    from doodlebox.flash import flash as deploy
+    from doodlebox.deploy.flash import flash as deploy
 
     done = deploy(args.port, args.build, dry_run=args.dry_run)
     if isinstance(done, str):

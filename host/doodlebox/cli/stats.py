@@ -1,5 +1,5 @@
 """`doodlebox stats`: dice fairness per console, score history per player, win rates per
-edition, solo ranks and achievements, over every stored game (host/doodlebox/stats.py)."""
+edition, solo ranks and achievements, over every stored game (host/doodlebox/history/stats.py)."""
 from __future__ import annotations
 
 import argparse
@@ -13,7 +13,7 @@ from doodlebox.errors import InputError
 def stats(args: argparse.Namespace) -> int:
     """Exit 0, or 2 when a stored row cannot be read: the statistics of the rest, then one line
     naming the file and each damaged row."""
-    from doodlebox import stats as st
+    from doodlebox.history import stats as st
 
     out: Path | None = args.plot
     if out is not None and not out.parent.is_dir():

@@ -1,4 +1,5 @@
-"""Reading hardware/ (pins.json, parts.json) and listing what every GPIO is used for."""
+"""Reading hardware/ (pins.json, parts.json: the one reader of each, for the maker's tools, the
+firmware's generated pins and the virtual console) and listing what every GPIO is used for."""
 from __future__ import annotations
 
 import json
@@ -6,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doodlebox import paths
-from doodlebox.firmware_data import load_pins
 
 __all__ = ["Use", "button_label", "buttons", "hardware_file", "load_parts", "load_pins", "uses"]
 
@@ -21,8 +21,14 @@ def hardware_file(name: str) -> Path:
     return paths.hardware() / name
 
 
-def load_parts(path: Path | None = None) -> dict:
-    return json.loads((path or hardware_file("parts.json")).read_text())
+def load_pins(path: str | Path | None = None) -> dict:
+    """hardware/pins.json (or the file at `path`) as a dict."""
+    return json.loads(Path(path or hardware_file("pins.json")).read_text())
+
+
+def load_parts(path: str | Path | None = None) -> dict:
+    """hardware/parts.json (or the file at `path`) as a dict."""
+    return json.loads(Path(path or hardware_file("parts.json")).read_text())
 
 
 @dataclass(frozen=True)

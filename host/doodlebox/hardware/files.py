@@ -84,7 +84,7 @@ def write(files: dict[Path, str | bytes]) -> None:
 
 def all_problems(pins: dict, parts: dict, bom: bom_mod.Bom) -> list[check_mod.Problem]:
     """Everything `check` reports: pin constraints, the LED cap, the BOM, stale generated files."""
-    from doodlebox import firmware_data
+    from doodlebox.deploy import firmware_data
 
     try:
         cap = power.led_cap(pins, parts)

@@ -68,7 +68,7 @@ class HostLink:
     console: Console | None = None
     expect_uid: str | None = None        # a hello of another uid: OtherConsole (doodlebox log follows one)
     # the console's `hint?` and `bot?` (docs/protocol.md): called in the link thread, must return at
-    # once (console_coach.py answers from a thread of its own); None: the request is said, not answered
+    # once (logger/answers.py answers from a thread of its own); None: the request is said, not answered
     on_ask: Callable[[Console, dict], None] | None = None
     counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0,
                                                   "refused": 0, "retries": 0, "conflict": 0, "held": 0})

@@ -1,7 +1,7 @@
 """What each game's translation of the console's events shares (rules/<game>/console.py): the
 event being read (`ConsoleEvent`: its fields taken as numbers and words, a refusal naming the
 game and the event in one line), `ConsoleLogError`, and `ConsoleRecord`, what a game's record
-built from its events offers console_record.py (docs/records.md, docs/deadly-doodles.md and
+built from its events offers history/console_record.py (docs/records.md, docs/deadly-doodles.md and
 docs/doodle-puzzle.md, "From the console's log")."""
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 A replayed record (rules/games.py) is one of three:
 - finished: its rules ended it (trees, tracks, rounds...). The winners are the rules' winners
   (a solo dice game's player is marked in its table; the stored games' views show a solo
-  game's rank instead: game_records.py); a solo game has its rank and achievements.
+  game's rank instead: history/game_records.py); a solo game has its rank and achievements.
 - ended early: the table stopped it before its rules did (MENU on the console; a record that
   says "ended": "early"). It is a finished record, scored as it stands, with no winner, no
   rank and no achievement.

@@ -13,7 +13,7 @@ playing) or `imported` (a record typed from a game played on paper: `doodlebox i
 Version 3 (docs/stored-games.md): `players` holds the names given to a game's seats
 (set_names, names), `imported` the records of imported games (their game row has no console:
 uid "", boot 0). games() carries each game's row and names. A game as a record with its names,
-and its totals and winners from the PC's replay of that record, are game_records.py's: the store
+and its totals and winners from the PC's replay of that record, are history/game_records.py's: the store
 imports nothing above it (tests/test_architecture.py).
 
 Version 4: `people` (a seat's name linked to a person across games: players.person; set_names

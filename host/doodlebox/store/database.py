@@ -2,7 +2,7 @@
 upgraded: store/schema.py), events appended as the link takes them (hello, append_many: the
 next expected of each stream, in one transaction), games derived from them, and what is read
 back: the games, one game's log (GameLog), its names, imported records. Making a game's record
-and replaying it is above the store (game_records.py): nothing here imports the rules or the
+and replaying it is above the store (history/game_records.py): nothing here imports the rules or the
 record makers.
 
 The store knows the file it holds: every commit is followed by `check_file()` (the path the
@@ -271,7 +271,7 @@ class Store:
 
     def imported_record(self, gid: int) -> dict:
         """The record imported as game `gid`, as it was stored: a JSON object with its players
-        (game_records.py reads it again by its rules). Damaged when it is not one any more,
+        (history/game_records.py reads it again by its rules). Damaged when it is not one any more,
         StoreError when it is not stored."""
         rows = self._read(f"SELECT {self._blob.format('record')} FROM imported WHERE game=?", (gid,),
                           f"imported row {gid}", gid)

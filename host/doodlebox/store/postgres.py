@@ -274,7 +274,7 @@ class PgConnection:
     Store's SQL with `?` marks; begin(), commit(), rollback() a write transaction; a connection
     lost is made again on the next use (module docstring). `on_note` (None: nothing said): a
     statement the server has not answered for STALL_S, and its answer when it comes; the link's
-    store has one (runner.LinkThread), so the note speaks of the console's events."""
+    store has one (link_thread.LinkThread), so the note speaks of the console's events."""
 
     errors: tuple[type[BaseException], ...] = ()
 

@@ -12,7 +12,7 @@ from doodlebox.store.postgres import PgConnection
 Store = Any    # store/database.py's Store (not imported: it imports this module)
 
 # One writer at a time per database within this process: the links of a `doodlebox log` that
-# follows many consoles (runner.Club) queue here for their turn, instead of each polling the
+# follows many consoles (club.Club) queue here for their turn, instead of each polling the
 # database's own lock (SQLite's busy wait, PostgreSQL's lock_timeout), which with 20 links made
 # "locked" notes, resends and acks 2-6 s late (make bench's club section, 2026-12-02).
 _WRITERS: dict[str, threading.Lock] = {}

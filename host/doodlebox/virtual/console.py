@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from doodlebox import paths
-from doodlebox.errors import DoodleboxError
-from doodlebox.virtual.hardware import ConsoleClock, Hardware, load_pins
+from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.hardware.data import load_pins
+from doodlebox.virtual.hardware import ConsoleClock, Hardware
 from doodlebox.virtual.pty_port import PtyPort
 
 if TYPE_CHECKING:
@@ -102,8 +103,8 @@ def lay_out_flash(flash: Path, compiled: bool = True, firmware: bool = True) -> 
     on the Pico (a .py import costs several times the RAM); main.py stays source. Each .mpy
     is mpy-cross's output for its source, made once and kept (MpyCache).
     """
-    from doodlebox.firmware_build import compile_tree
-    from doodlebox.flash import FOLDERS, firmware_files
+    from doodlebox.deploy.firmware_build import compile_tree
+    from doodlebox.deploy.flash import FOLDERS, firmware_files
 
     shutil.rmtree(flash / "lib", ignore_errors=True)
     files = {Path("lib") / f.name: f for f in paths.guest().glob("*.py")}
@@ -156,7 +157,7 @@ class MpyCache:
         import hashlib
         import os
 
-        from doodlebox.firmware_build import MARCH, OPT, device_name, mpy_cross
+        from doodlebox.deploy.firmware_build import MARCH, OPT, device_name, mpy_cross
 
         name = device_name(rel)
         key = hashlib.sha256(b"\0".join([src.read_bytes(), name.encode(), MARCH.encode(), OPT.encode(),
@@ -475,3 +476,31 @@ class VirtualConsole:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def start_virtual(mode: str, seed: int, flash: Path | None = None, keep_flash: bool = False,
+                  selftest: bool = False, wav: Path | None = None, fast_clock: bool = False,
+                  unique_id: bytes | None = None) -> VirtualConsole:
+    """A virtual console as `doodlebox log`, `sim` and `demo` start it: `mode` "vm" or "cpython",
+    its dice's `seed`, its `flash` folder (None: a temporary one), `keep_flash` to boot what is
+    deployed there, `selftest` (MENU held at power-on), `wav` (its buzzer to a file), `fast_clock`,
+    `unique_id` (its board's; default VirtualConsole's)."""
+    if keep_flash and flash is None:
+        raise InputError("--keep-flash needs --flash DIR (the folder make flash deployed to)")
+    if unique_id is None:
+        vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav,
+                            fast_clock=fast_clock)
+    else:
+        vc = VirtualConsole(mode=mode, seed=seed, flash_dir=flash, firmware=not keep_flash, wav=wav,
+                            fast_clock=fast_clock, unique_id=unique_id)
+    if selftest:
+        vc.hardware.press_for("MENU", 5000)  # held at power-on
+    return vc.start()
+
+
+def wav_said(vc: VirtualConsole) -> str | None:
+    """After the console stopped: what --wav wrote (or why it stopped writing), in one line."""
+    w = vc.wav
+    if w is None:
+        return None
+    return f"wav: {w.path}: {w.seconds:.1f} s, {w.notes} note(s)" + (f"; {w.error}" if w.error else "")

@@ -25,20 +25,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from doodlebox.hardware.data import load_pins
 from doodlebox.virtual.ssd1680 import Ssd1680Model
 
-__all__ = ["USB_READ_CAP", "Buzzer", "ConsoleClock", "Hardware", "Ws2812Strip", "load_pins"]
+__all__ = ["USB_READ_CAP", "Buzzer", "ConsoleClock", "Hardware", "Ws2812Strip"]
 
 # hw_usb_read answers at most this many bytes, so the hex reply (896 characters and its JSON)
 # fits the VM's 1024-byte host result buffer (vm.DEFAULT_HOST_RESULT_BYTES, in the guest heap).
 USB_READ_CAP = 448
-
-
-def load_pins(path: str | Path | None = None) -> dict:
-    """hardware/pins.json as a dict (default: the repo's copy); one reader for the project."""
-    from doodlebox.firmware_data import load_pins as read
-
-    return read(Path(path) if path is not None else None)
 
 
 class Ws2812Strip:

@@ -18,9 +18,9 @@ LINE, BAND = "#1b6ac9", "#dbe7f6"       # the rating, and mu +- sigma
 
 
 def ratings() -> Any:
-    """doodlebox.league, or None when it cannot be imported (no league data yet)."""
+    """doodlebox.history.league, or None when it cannot be imported (no league data yet)."""
     try:
-        from doodlebox import league
+        from doodlebox.history import league
     except ImportError:
         return None
     return league
@@ -91,7 +91,7 @@ def _date(when: float | str | None) -> str:
 
 
 def _edition(edition: str) -> str:
-    from doodlebox.games_view import game_name
+    from doodlebox.history.games_view import game_name
 
     return game_name(edition)
 

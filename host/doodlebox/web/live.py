@@ -19,7 +19,7 @@ class NoConsole(InputError):
 
 
 class Live:
-    """`vc`: the virtual console (virtual/console.py), `link`: the LinkThread (runner.py); either
+    """`vc`: the virtual console (virtual/console.py), `link`: the LinkThread (logger/link_thread.py); either
     may be None, and both may be set after the server started."""
 
     def __init__(self, vc=None, link=None):

@@ -115,7 +115,7 @@ class Views:
 
     @staticmethod
     def _record(store: Store, gid: int) -> tuple[dict | None, str]:
-        from doodlebox import game_records
+        from doodlebox.history import game_records
 
         try:
             return game_records.record(store, gid), ""
@@ -151,7 +151,7 @@ class Views:
         text) and standing (its word: game_records.status(), as every view's), winners (names:
         none unless its rules ended it), totals (None when the PC cannot score it: `error` says
         why), violations, rank (a finished solo game's)."""
-        from doodlebox import game_records
+        from doodlebox.history import game_records
 
         none: list[dict] = []
         rows = self._read(game_records.games, none)
@@ -161,7 +161,7 @@ class Views:
     def game(self, gid: int) -> dict:
         """One game as games_view.summary gives it (table, rounds, violations_text, ...), with
         `sheets` (how many the page can draw) and `writable` (whether its names may be set)."""
-        from doodlebox.games_view import summary
+        from doodlebox.history.games_view import summary
 
         found = self._read(lambda s: (summary(s, gid), not s.readonly), None)
         if found is None:
@@ -238,7 +238,7 @@ class Views:
         """Person `person`'s ratings and games per edition (web/league.player), each game of their
         history with its row as the games table shows it (`row`, None for a game not listed);
         NotFound for a person the league has not rated."""
-        from doodlebox import game_records
+        from doodlebox.history import game_records
         from doodlebox.web import league
 
         def read(store: Store) -> dict | None:
@@ -262,7 +262,7 @@ class Views:
     def stats(self) -> tuple[str, Any]:
         """(what it was made of, stats.Stats) of the stored games, collected again only when a
         game has changed; ("", None) without games."""
-        from doodlebox import stats
+        from doodlebox.history import stats
 
         def read(store: Store) -> tuple[str, Any]:
             rows = store.games()
@@ -276,14 +276,14 @@ class Views:
         return self._read(read, ("", None))
 
     def stats_text(self) -> str:
-        from doodlebox import stats
+        from doodlebox.history import stats
 
         found = self.stats()[1]
         return stats.text(found) if found is not None else ""
 
     def chart_png(self, which: str) -> bytes:
         """One chart of `doodlebox stats` (stats.PLOTS) as PNG bytes."""
-        from doodlebox import stats
+        from doodlebox.history import stats
 
         if which not in stats.PLOTS:
             raise NotFound(f"no chart {which!r} (charts: {', '.join(stats.PLOTS)})")
@@ -305,9 +305,9 @@ class Views:
         """The console's game being played (the last one started, while its state is `playing`,
         and for SHOWN_AFTER_END seconds after it ended): its round, whose turn, scores, the
         round's dice and latest events, `state`; None when no game is being played."""
-        from doodlebox import game_records
-        from doodlebox.games_view import game_name
-        from doodlebox.live import describe
+        from doodlebox.history import game_records
+        from doodlebox.history.games_view import game_name
+        from doodlebox.logger.printout import describe
 
         def read(store: Store):
             rows = [r for r in store.games() if r.get("uid") != IMPORTED]
@@ -352,7 +352,7 @@ class Views:
 
 
 def _row(r: dict) -> dict:
-    from doodlebox.games_view import game_name
+    from doodlebox.history.games_view import game_name
 
     return {"id": r["id"], "edition": game_name(r["edition"]), "players": [str(n) for n in r["names"]],
             "date": str(r["date"] or ""), "status": str(r.get("status_text") or r["state"]),

@@ -3,7 +3,7 @@ into a record (`DeadlyRecord`, docs/deadly-doodles.md "From the console's log": 
 trap, draw a drawing of the player's, in order; done the end of their round, a player without it
 in the last round still drawing, "unfinished"; tally their counts), and a game the engine played
 as the console's events (`events`; `counts`, a player's scoring section as the `tally` event's
-counts). The bot (bot_deadly.py) presses the buttons for them."""
+counts). The bot (table/deadly.py) presses the buttons for them."""
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -382,7 +382,7 @@ def _tally(state: State, tallies: list[Counts | None] | None, violations: list[V
 
 
 class Stream:
-    """A record that grows as its game is played (live validation: livegame.py makes the
+    """A record that grows as its game is played (live validation: logger/verdicts.py makes the
     console's events a record as they come), replayed as it grows. update(data) parses only
     what was added since the last update (rounds, drawings at the end of a player's list, a
     player's round ended, the counts) and plays it on the state kept: the drawings and ends of

@@ -3,7 +3,7 @@ read into a record (`ConsoleRecord`, docs/records.md "From the console's log": e
 "player", "circle" only where the value circled is not the highest the drawing could circle),
 and a game the engine played as the console's events (`events`; `claim`, what the console's
 claim for a drawing says: the bot and tests/test_console_agrees.py compare it with the
-console's). The buttons a person presses for an action are host/doodlebox/table.py's."""
+console's). The buttons a person presses for an action are host/doodlebox/table/presses.py's."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -28,7 +28,7 @@ class DiceRecord(ConsoleRecord):
     EVENTS = EVENTS
 
     def __init__(self, ev: ConsoleEvent):
-        ed: str = ev.e["ed"]          # a dice edition's (console_record.py chose this record by it)
+        ed: str = ev.e["ed"]          # a dice edition's (history/console_record.py chose this record by it)
         self.players = ev.num("n", 1, PLAYERS)
         var = ev.e.get("var", "")
         if var not in RECORD_VARIANT:

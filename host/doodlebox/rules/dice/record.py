@@ -302,7 +302,7 @@ class _Play:
 
 
 class Stream:
-    """A record that grows as its game is played (live validation: livegame.py makes the
+    """A record that grows as its game is played (live validation: logger/verdicts.py makes the
     console's events a record as they come), replayed as it grows. update(data) takes only what
     was added since the last update, start faces, rounds and turns at the end of the last round,
     and plays it on the state kept, with the code replay(parse(data)) runs (_Rounds, _Play), so

@@ -2,7 +2,7 @@
 a record (`PuzzleRecord`, docs/doodle-puzzle.md "From the console's log": roles a round; subject
 its number and card, an earlier one of the round set aside, "rejected"; timer the minute ran;
 place, mischief, guess, challenge), and a game the engine played as the console's events
-(`events`). The bot (bot_puzzle.py) presses the buttons for them."""
+(`events`). The bot (table/puzzle.py) presses the buttons for them."""
 from __future__ import annotations
 
 from collections.abc import Callable

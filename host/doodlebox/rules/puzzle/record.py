@@ -207,7 +207,7 @@ def _round(state: State, rd: Round, rn: int, last: bool, violations: list[Violat
 
 
 class Stream:
-    """A record that grows as its game is played (live validation: livegame.py makes the
+    """A record that grows as its game is played (live validation: logger/verdicts.py makes the
     console's events a record as they come), replayed as it grows: update(data) plays the
     rounds before the last once, on the state kept, and the last round (where the table is)
     from its start, on a copy: its steps wait on the ones after them (ruling P11), so a round

@@ -26,8 +26,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from doodlebox import game_records
 from doodlebox.drawing import charts
+from doodlebox.history import game_records
 from doodlebox.rules import ending
 from doodlebox.store import IMPORTED, Store
 from doodlebox.store.errors import Damaged

@@ -1,12 +1,12 @@
 """The PC's verdict on a console's games while they are played: after each event stored that can
 change a score (a turn of a dice game; a Trap, a segment, the end of a player's round or their
 counts in Deadly Doodles; a guess or a challenge in Doodle Puzzle), the game's record so far
-(console_record.py) replayed through its game's rules engine (rules/games.py), as the `score`
+(history/console_record.py) replayed through its game's rules engine (rules/games.py), as the `score`
 message (docs/protocol.md) and the violations found since the last one. A resumed game is one
 game: its verdict after the `resume` counts the earlier boot's events too.
 
 Each game is followed in memory, its state kept (_Live): for a verdict only the events stored
-since the last one are read, taken by the game's ConsoleGame (console_record.py) and the record
+since the last one are read, taken by the game's ConsoleGame (history/console_record.py) and the record
 they grow handed to its game's Stream (rules/*/record.py), which plays only what was added, with
 the code that replays a whole record. The whole game is read and replayed as `doodlebox export`
 and `validate` do (to_record, then its rules' parse and replay) only when the game is first
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from doodlebox.console_record import ConsoleGame, ConsoleLogError, RecordStream, game_of, to_record
+from doodlebox.history.console_record import ConsoleGame, ConsoleLogError, RecordStream, game_of, to_record
 from doodlebox.link import frames
 from doodlebox.rules.common import Replay, Violation
 from doodlebox.rules.games import find_game

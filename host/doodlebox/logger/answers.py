@@ -32,7 +32,7 @@ BOT_WAIT_S = 2.0        # s: a PC's seat is asked for right after the move befor
 
 
 class Owner(Protocol):
-    """What the coach's thread needs of the link it answers for (runner.LinkThread)."""
+    """What the coach's thread needs of the link it answers for (link_thread.LinkThread)."""
     db_path: Any
     link: Any
     sent_answers: int
@@ -130,7 +130,7 @@ class Coach:
 def _warm() -> None:
     """What an answer needs loaded and made once: the coach and a first search (its caches)."""
     from doodlebox.coach import analysis
-    from doodlebox.console_record import to_record  # noqa: F401
+    from doodlebox.history.console_record import to_record  # noqa: F401
     from doodlebox.rules.common import FORMAT
     from doodlebox.rules.games import read_record
 
@@ -155,7 +155,7 @@ class _Turn:
 def _turn(store: Store, uid: str, boot: int, g: int, s: int, asked: float, wait_s: float = HINT_WAIT_S) -> _Turn:
     """Game `g` of console `uid`'s `boot` replayed once the PC holds the console's event `s`
     (waited for up to `wait_s` from `asked`), at a dice turn; or why not (the hint's words)."""
-    from doodlebox.console_record import ConsoleLogError, to_record
+    from doodlebox.history.console_record import ConsoleLogError, to_record
     from doodlebox.rules.dice import engine as dice
     from doodlebox.rules.games import read_record
 
@@ -223,7 +223,7 @@ def bot_frame(store: Store, uid: str, boot: int, g: int, s: int, p: int, asked: 
 
 
 def console_move(state: Any, action: Any, circle: int | None = None) -> list[int]:
-    """A dice move as the console enters it (bot.py): [die, row, col, face, value], [] for a tree."""
+    """A dice move as the console enters it (firmware/doodle/bot.py): [die, row, col, face, value], [] for a tree."""
     if action.kind == "pass":
         return []
     face = 0

@@ -1,5 +1,5 @@
 """A table of players for a whole game of Doodle Puzzle on a console (`doodlebox demo --edition
-puzzle`, the tests), modelled on bot.py: the bot chooses the game in the lobby, then plays it
+puzzle`, the tests), modelled on dice.py: the table chooses the game in the lobby, then plays it
 by pressing the console's buttons as people would (docs/console-deadly-puzzle.md): ROLL deals
 the roles face up (the panel shows them all; no press), the star's number, the drawing minute
 (which must run out: the virtual console's clock is real time, so a game takes five minutes and
@@ -16,10 +16,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from doodlebox.bot_lobby import BotError, Players, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle.events import ROLE_LETTERS
+from doodlebox.table.lobby import Players, TableError, choose_lobby
 
 MINUTE_TIMEOUT_S = 75.0    # the drawing minute runs out within this (60 s and the bot's own pauses)
 
@@ -55,7 +55,7 @@ class Table(Players):
         """The next event: it must be a `kind` with the fields `want`."""
         e = self._next_event(timeout)
         if e.get("k") != kind or any(e.get(k) != v for k, v in want.items()):
-            raise BotError(f"the console sent {e}; the rules expected a {kind} with {want}")
+            raise TableError(f"the console sent {e}; the rules expected a {kind} with {want}")
         return e
 
     # -- a game -----------------------------------------------------------------------------
@@ -70,7 +70,7 @@ class Table(Players):
         g = self._next_event()
         want = {"k": "game", "ed": "puzzle", "n": players, "var": var, "subj": subj}
         if {k: g.get(k) for k in want} != want:
-            raise BotError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
+            raise TableError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
         self.number = g["g"]
         refused = not refuse_once
         paused = self.pause_s <= 0
@@ -86,7 +86,7 @@ class Table(Players):
         end = self._await("end", why="rounds", r=E.ROUNDS)
         self.final = end
         if end.get("p") != state.scores():
-            raise BotError(f"the console's totals {end.get('p')} are not the rules' {state.scores()}")
+            raise TableError(f"the console's totals {end.get('p')} are not the rules' {state.scores()}")
         if back_to_lobby:
             self.press("ROLL")
         return self.seen
@@ -95,14 +95,14 @@ class Table(Players):
         try:
             state.apply(action, player)
         except IllegalAction as exc:
-            raise BotError(f"the console sent {e}, which the rules refuse: {exc.reason} ({exc.rule})") from None
+            raise TableError(f"the console sent {e}, which the rules refuse: {exc.reason} ({exc.rule})") from None
 
     def _deal(self, state: E.State) -> None:
         self.press("ROLL")
         e = self._await("roles", r=state.round + 1)
         letters = e.get("roles")
         if not isinstance(letters, str) or any(c not in ROLE_LETTERS for c in letters):
-            raise BotError(f"the console dealt {e}")
+            raise TableError(f"the console dealt {e}")
         self._apply(state, E.deal(tuple(ROLE_LETTERS[c] for c in letters)), None, e)
 
     def _subject(self, state: E.State) -> None:
@@ -128,13 +128,13 @@ class Table(Players):
         e = self._await("timer", MINUTE_TIMEOUT_S + (self.pause_s if pause else 0), r=state.round)
         start, end, paused = e.get("start"), e.get("end"), e.get("paused")
         if not all(isinstance(x, int) for x in (start, end, paused)):
-            raise BotError(f"the console timed the minute as {e}")
+            raise TableError(f"the console timed the minute as {e}")
         assert isinstance(start, int) and isinstance(end, int) and isinstance(paused, int)
         running = end - start - paused
         if not E.MINUTE_MS <= running <= E.MINUTE_MS + 100:
-            raise BotError(f"the drawing minute ran {running} ms: {e}")
+            raise TableError(f"the drawing minute ran {running} ms: {e}")
         if pause and paused < self.pause_s * 1000 * 0.5:
-            raise BotError(f"the minute was paused {paused} ms, the bot paused it {self.pause_s:g} s: {e}")
+            raise TableError(f"the minute was paused {paused} ms, the bot paused it {self.pause_s:g} s: {e}")
         self.minutes.append(running)
         self._apply(state, E.drawing((start + paused, end)), state.star, e)
 
@@ -152,7 +152,7 @@ class Table(Players):
                     self.refusals += 1
                     refused = True
                 else:
-                    raise BotError(f"the rules take slot {s} twice")
+                    raise TableError(f"the rules take slot {s} twice")
             s = self.rng.choice([a.value for a in state.legal_actions()])
             self.press(f"D{s}")
             e = self._await("place", r=state.round, p=p, slot=s)

@@ -1,6 +1,6 @@
 """The stored games as records, and what the PC's replay of them says: the one module above the
 store (store/) where a stored game becomes a doodlebox-record/1 (a console's game from its events,
-console_record.py; an imported game as it was imported, read again by its rules) and is replayed
+history/console_record.py; an imported game as it was imported, read again by its rules) and is replayed
 by its game's rules engine (rules/games.py). `doodlebox games`, `show`, `export`, `stats` and the
 web page read the records, totals, winners and status here (docs/stored-games.md); the store only
 stores. How a game ended and who won is rules/ending.py's (ruling G1); status() joins it to what
@@ -12,8 +12,8 @@ import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from doodlebox.console_record import to_record
 from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.history.console_record import to_record
 from doodlebox.rules import ending
 from doodlebox.rules.games import read_record
 from doodlebox.store import Store

@@ -2,7 +2,7 @@
 
 It plays a whole game of a dice edition on a console by pressing its buttons as people would.
 Each move is a legal action of the PC's rules engine (chosen at random, drawing rather than
-passing), pressed as host/doodlebox/table.py says (what the console must send for it:
+passing), pressed as host/doodlebox/presses.py says (what the console must send for it:
 rules/dice/console.py); the engine follows the console's own dice.
 Every event the console sends is checked against the engine as it arrives: a claim must say
 what the engine did, a refusal must come where the engine refuses, and the end must come
@@ -14,24 +14,36 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from doodlebox import bot_deadly, bot_puzzle, table
-from doodlebox.bot_lobby import (
+from doodlebox.rules.dice.console import claim
+from doodlebox.rules.dice.engine import PASS, Action, State
+from doodlebox.rules.games import find_game
+from doodlebox.table import deadly as deadly_table
+from doodlebox.table import presses
+from doodlebox.table import puzzle as puzzle_table
+from doodlebox.table.lobby import (
     DEFAULT_LOBBY,
     PRESS_GAP_S,
     PRESS_MS,
-    BotError,
     Players,
+    TableError,
     choose_lobby,
     lobby_of,
     read_lobby,
 )
-from doodlebox.rules.dice.console import claim
-from doodlebox.rules.dice.engine import PASS, Action, State
-from doodlebox.rules.games import find_game
 
 # (bot_lobby's names, which the tests and tools take from here too)
-__all__ = ["DEFAULT_LOBBY", "PRESS_GAP_S", "PRESS_MS", "BotError", "Players", "Table", "choose_lobby", "lobby_of",
-           "play_on_console", "read_lobby"]
+__all__ = [
+    "DEFAULT_LOBBY",
+    "PRESS_GAP_S",
+    "PRESS_MS",
+    "Players",
+    "Table",
+    "TableError",
+    "choose_lobby",
+    "lobby_of",
+    "play_on_console",
+    "read_lobby",
+]
 
 
 class Table(Players):
@@ -47,7 +59,7 @@ class Table(Players):
         """The next event of one of `kinds`; a refusal or anything else first is an error."""
         e = self._next_event()
         if e.get("k") not in kinds:
-            raise BotError(f"the console sent {e}; the rules expected a {' or '.join(kinds)}")
+            raise TableError(f"the console sent {e}; the rules expected a {' or '.join(kinds)}")
         return e
 
     # -- the lobby --------------------------------------------------------------------------
@@ -71,7 +83,7 @@ class Table(Players):
         want = {"ed": edition, "n": players,
                 "var": ("solo+control" if control else "solo") if players == 1 else variant}
         if {k: g.get(k) for k in want} != want:
-            raise BotError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
+            raise TableError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
         self._refused = not refuse_once
         return self._play(state, stop_after_round, back_to_lobby)
 
@@ -81,10 +93,10 @@ class Table(Players):
         rules are in (`press` and `events` may be a new console's and a new link's)."""
         state = self.state
         if state is None:
-            raise BotError("no game to go on with")
+            raise TableError("no game to go on with")
         e = self._await("resume")
         if e.get("r") != state.round:
-            raise BotError(f"the console resumed at round {e.get('r')}; the rules are in round {state.round}")
+            raise TableError(f"the console resumed at round {e.get('r')}; the rules are in round {state.round}")
         return self._play(state, stop_after_round, back_to_lobby)
 
     def _play(self, state: State, stop_after_round: int | None, back_to_lobby: bool) -> list[dict]:
@@ -101,10 +113,10 @@ class Table(Players):
         end = self._await("end")
         self.final = end
         if end.get("why") != state.ending[0] or end.get("r") != state.round:
-            raise BotError(f"the console ended the game with {end}; the rules end it after round "
+            raise TableError(f"the console ended the game with {end}; the rules end it after round "
                            f"{state.round}: {', '.join(state.ending)}")
         if end.get("p") != state.scores():
-            raise BotError(f"the console's totals {end.get('p')} are not the rules' {state.scores()}")
+            raise TableError(f"the console's totals {end.get('p')} are not the rules' {state.scores()}")
         if back_to_lobby:
             self.press("ROLL")
         return self.seen
@@ -145,7 +157,7 @@ class Table(Players):
         fields = claim(state, action) if action.kind not in ("pass", "circle") else None
         if action.kind == "circle":
             fields = self._pending
-        for name in table.presses(state, action):
+        for name in presses.presses(state, action):
             self.press(name)
         state.apply(action)
         if state.phase == "circle":            # the value is asked next: no event yet (C5)
@@ -154,17 +166,17 @@ class Table(Players):
         if action.kind == "pass":
             e = self._await("tree")
             if e.get("p") != state.history[-1][0]:
-                raise BotError(f"the console logged {e} for P{state.history[-1][0] + 1}'s tree")
+                raise TableError(f"the console logged {e} for P{state.history[-1][0] + 1}'s tree")
             return
         e = self._await("claim")
         assert fields is not None
         if {k: e.get(k) for k in fields} != fields or any(k in e and k not in fields for k in ("pc", "fl", "via")):
-            raise BotError(f"the console logged {e}; the rules' move was {fields}")
+            raise TableError(f"the console logged {e}; the rules' move was {fields}")
         scored = state.sheets[fields["p"]].scored
         value = scored[-1].value if scored and scored[-1].round == fields["r"] and list(scored[-1].at) == [
             fields["row"], fields["col"]] else 0
         if e.get("v") != value:
-            raise BotError(f"the console circled {e.get('v')}, the rules {value}: {e}")
+            raise TableError(f"the console circled {e.get('v')}, the rules {value}: {e}")
 
     _pending: dict | None = None
 
@@ -178,15 +190,15 @@ def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bo
     "subj" and "pause_s").
 
     Returns (table, link counts); the table's `final` is the console's `end` event. Raises
-    BotError when the console misbehaves or goes quiet.
+    TableError when the console misbehaves or goes quiet.
     """
-    from doodlebox.runner import LinkThread
+    from doodlebox.logger.link_thread import LinkThread
 
     opts = options or {}
     link = LinkThread(vc.port, db, on_note=on_note).start()
     try:
         if not link.wait_ready(30) or link.error:
-            raise BotError(link.error or "the virtual console did not answer")
+            raise TableError(link.error or "the virtual console did not answer")
 
         def press(name: str) -> None:
             vc.press(name, press_ms)
@@ -194,12 +206,12 @@ def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bo
 
         common: dict = {"seed": seed, "show": show, "lobby": read_lobby(vc),
                         "read": lambda game: read_lobby(vc, game=game)}
-        t: Table | bot_deadly.Table | bot_puzzle.Table
+        t: Table | deadly_table.Table | puzzle_table.Table
         if edition == "deadly":
-            t = bot_deadly.Table(press, link.events, **common)
+            t = deadly_table.Table(press, link.events, **common)
             t.play_game(players, opts.get("map", "a"), opts.get("rec", "full"), back_to_lobby=False)
         elif edition == "puzzle":
-            t = bot_puzzle.Table(press, link.events, pause_s=opts.get("pause_s", 0.0), **common)
+            t = puzzle_table.Table(press, link.events, pause_s=opts.get("pause_s", 0.0), **common)
             t.play_game(players, opts.get("var", ""), opts.get("subj", "standard"), back_to_lobby=False)
         else:
             t = Table(press, link.events, **common)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doodlebox import paths
+from doodlebox.deploy.firmware_build import compile_tree
 from doodlebox.errors import DoodleboxError
-from doodlebox.firmware_build import compile_tree
 
 FOLDERS = ("board", "doodle")
 

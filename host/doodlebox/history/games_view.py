@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox.errors import InputError
-from doodlebox.game_records import Outcome, outcome, outcome_of, record, status
+from doodlebox.history.game_records import Outcome, outcome, outcome_of, record, status
 from doodlebox.rules.api import CHANCE
 from doodlebox.store import Store
 from doodlebox.store.errors import Damaged

@@ -6,7 +6,7 @@ is one game: the earlier boot's events up to the resume's `at`, then the later b
 `resume` (store.GameLog).
 
 The events are taken one at a time (ConsoleGame), the record growing as they come: to_record()
-takes a whole log, live validation (livegame.py) each event as it is stored, handing the record
+takes a whole log, live validation (logger/verdicts.py) each event as it is stored, handing the record
 so far to its game's Stream (rules/*/record.py), which replays only what was added with the code
 that replays a whole record. What a game's own events mean is its package's (rules/<game>/console.py,
 a ConsoleRecord); this module checks what every game shares (its start, its end, a resume, the

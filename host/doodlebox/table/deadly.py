@@ -1,5 +1,5 @@
 """A table of players for a whole game of Deadly Doodles on a console (`doodlebox demo --edition
-deadly`, the tests), modelled on bot.py: the bot chooses the game in the lobby (players, map side,
+deadly`, the tests), modelled on dice.py: the table chooses the game in the lobby (players, map side,
 full capture or tallies), then plays it by pressing the console's buttons as people would
 (docs/console-deadly-puzzle.md): ROLL turns up a round's cards, each player in turn enters their
 Traps and, in full capture, every segment they draw (the card's number on the panel, the room's
@@ -16,7 +16,6 @@ back with the engine's rule, the counts must be the engine's, and the console's 
 """
 from __future__ import annotations
 
-from doodlebox.bot_lobby import BotError, Players, choose_lobby
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.deadly import console as deadly_console
 from doodlebox.rules.deadly import deck as decks
@@ -24,6 +23,7 @@ from doodlebox.rules.deadly import engine as E
 from doodlebox.rules.deadly import maps
 from doodlebox.rules.deadly.maps import BIT, sides_mask
 from doodlebox.rules.deadly.spec import DRAWINGS
+from doodlebox.table.lobby import Players, TableError, choose_lobby
 
 COUNT_MAX = 36           # the most a count entered with the buttons can be
 
@@ -65,10 +65,10 @@ class Table(Players):
         an error."""
         e = self._next_event()
         if e.get("k") != kind or (kind != "game" and e.get("g") != self.number):
-            raise BotError(f"the console sent {e}; the rules expected a {kind}")
+            raise TableError(f"the console sent {e}; the rules expected a {kind}")
         wrong = {k: e.get(k) for k in want if e.get(k) != want[k]}
         if wrong:
-            raise BotError(f"the console sent {e}; the rules say {want}")
+            raise TableError(f"the console sent {e}; the rules say {want}")
         return e
 
     # -- a game -----------------------------------------------------------------------------
@@ -76,7 +76,7 @@ class Table(Players):
                   back_to_lobby: bool = True) -> list[dict]:
         """Play one game to its end; returns the events seen."""
         if rec not in DRAWINGS.values:
-            raise BotError(f"{rec!r}: the drawings are recorded in full (full) or counted (tally)")
+            raise TableError(f"{rec!r}: the drawings are recorded in full (full) or counted (tally)")
         state = E.Game(maps.load(map), decks.load(), players).new_state()   # the engine's maps: on paper too
         self.state = state
         self.full = rec == "full"
@@ -99,7 +99,7 @@ class Table(Players):
         end = self._await("end", r=E.ROUNDS, why="rounds")
         self.final = end
         if end.get("p") != totals:
-            raise BotError(f"the console's totals {end.get('p')} are not the rules' {totals}")
+            raise TableError(f"the console's totals {end.get('p')} are not the rules' {totals}")
         if back_to_lobby:
             self.press("ROLL")
         return self.seen
@@ -112,9 +112,9 @@ class Table(Players):
             for c in e["cards"]:
                 state.apply(E.Reveal(c))
         except (IllegalAction, TypeError) as exc:
-            raise BotError(f"the console turned up {e.get('cards')}: {exc}") from None
+            raise TableError(f"the console turned up {e.get('cards')}: {exc}") from None
         if state.is_chance_node():
-            raise BotError(f"the console turned up {e['cards']}; the round needs more (ruling D7)")
+            raise TableError(f"the console turned up {e['cards']}; the round needs more (ruling D7)")
 
     # -- full capture -----------------------------------------------------------------------
     def numbered(self, state: E.State) -> list[int]:

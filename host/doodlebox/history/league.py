@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from doodlebox import game_records
+from doodlebox.history import game_records
 from doodlebox.rules import ending
 from doodlebox.store import Store
 

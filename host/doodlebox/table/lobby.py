@@ -1,5 +1,5 @@
-"""What every table of players shares, whatever the game (bot.py's dice editions, bot_deadly.py,
-bot_puzzle.py): the presses' pace, BotError, Players, and the way through the console's lobby
+"""What every table of players shares, whatever the game (dice.py's dice editions, table/deadly.py,
+table/puzzle.py): the presses' pace, TableError, Players, and the way through the console's lobby
 (firmware/doodle/lobby.py): its screen read back (lobby_of, read_lobby), its buttons pressed to a
 choice (choose_lobby). The lobby's games, players, options and limits are the games' specs
 (doodlebox.rules.specs), the same the console's lobby is generated from (firmware/doodle/games.py):
@@ -41,13 +41,13 @@ DEFAULT_LOBBY: dict = {"game": GAMES[0], "players": FRESH_PLAYERS, "control": Fa
                        **{o.key: o.default for e in EDITIONS for o in _card_options(e)}}   # a fresh console's
 
 
-class BotError(DoodleboxError):
+class TableError(DoodleboxError):
     pass
 
 
 class Players:
     """What every table of players shares, whatever the game: `press(name)` presses a console
-    button; `events` is the queue of events the host stores (runner.LinkThread.events: anything
+    button; `events` is the queue of events the host stores (link_thread.LinkThread.events: anything
     with get(timeout=)). `lobby` is the lobby's choice when the bot comes to it (a dict, as
     read_lobby gives it; a fresh console's unless told), `read(game)` reads it once the lobby
     shows `game` (choose_lobby). The game's table (bot.Table, bot_deadly.Table,
@@ -72,7 +72,7 @@ class Players:
         try:
             e = self.events.get(timeout=t)
         except queue.Empty:
-            raise BotError(f"no event from the console within {t:g} s") from None
+            raise TableError(f"no event from the console within {t:g} s") from None
         self.seen.append(e)
         self.show(e)
         return e
@@ -116,7 +116,7 @@ def read_lobby(vc, timeout: float = 15.0, game: str | None = None) -> dict:
         if lobby is not None and game in (None, lobby["game"]):
             return lobby
         time.sleep(0.1)
-    raise BotError(f"the console's panel did not show the lobby within {timeout:g} s")
+    raise TableError(f"the console's panel did not show the lobby within {timeout:g} s")
 
 
 # -- the lobby's buttons --------------------------------------------------------------------------
@@ -164,18 +164,18 @@ def choose_lobby(press: Callable[[str], None], current: dict, want: dict,
     (without it the options of another game are taken to be a fresh console's)."""
     game, players = want["game"], want["players"]
     if game not in GAMES:
-        raise BotError(f"{game!r} is not a game of the console's lobby ({', '.join(GAMES)})")
+        raise TableError(f"{game!r} is not a game of the console's lobby ({', '.join(GAMES)})")
     e = BY_EDITION[game]
     low, high = e.players
     if not low <= players <= high:
-        raise BotError(f"{game} is played by {low} to {high} players, not {players}")
+        raise TableError(f"{game} is played by {low} to {high} players, not {players}")
     options = _card_options(e)
     chosen = dict(DEFAULT_LOBBY, **current)
     chosen.update({o.key: want[o.key] for o in options if o.key in want})
     for lim in e.limits:
         o = e.option(lim.option)
         if lim.players is not None and chosen[o.key] == lim.choice and not lim.players[0] <= players <= lim.players[1]:
-            raise BotError(f"{o.choice(lim.choice).name} is played by {lim.players[0]} to {lim.players[1]} players "
+            raise TableError(f"{o.choice(lim.choice).name} is played by {lim.players[0]} to {lim.players[1]} players "
                            f"({lim.ruling})")
     now = dict(DEFAULT_LOBBY, **current)
     steps = (GAMES.index(game) - GAMES.index(now["game"])) % len(GAMES)
