@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -32,8 +34,6 @@ def guest() -> Path:
 def data_dir() -> Path:
     """The user's doodlebox folder: platformdirs' user data folder (on Linux
     $XDG_DATA_HOME/doodlebox, by default ~/.local/share/doodlebox)."""
-    from platformdirs import user_data_dir
-
     return Path(user_data_dir("doodlebox", appauthor=False))
 
 

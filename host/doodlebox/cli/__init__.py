@@ -26,7 +26,7 @@ import io
 import os
 import sys
 
-from doodlebox import __version__
+from doodlebox import __version__, paths
 from doodlebox.cli import analyse, coach, console, games, league, maker, records, stats, web
 from doodlebox.cli.command import Command
 from doodlebox.errors import DoodleboxError
@@ -39,8 +39,6 @@ COMMANDS: tuple[Command, ...] = (*console.COMMANDS, *games.COMMANDS, *stats.COMM
 
 def where_the_games_are() -> str:
     """`doodlebox --help`'s last paragraph: the database every command uses, and how to choose another."""
-    from doodlebox import paths
-
     folder = ("\n  (the folder is $XDG_DATA_HOME/doodlebox when XDG_DATA_HOME is set)"
               if sys.platform.startswith("linux") else "")
     return ("where the games are:\n"
@@ -70,7 +68,6 @@ class OutputError(DoodleboxError):
 class _Stdout:
     """sys.stdout while a command runs: a write or flush that fails is an OutputError (a closed
     pipe stays a BrokenPipeError, which main() answers by stopping quietly)."""
-
     def __init__(self, out):
         self.out = out
 

@@ -11,7 +11,11 @@ from typing import Any
 
 from doodlebox.cli.command import Command
 from doodlebox.cli.games import db_argument, open_store
+from doodlebox.coach import analysis
+from doodlebox.coach.analysis import ANALYSE_BUDGET_S, HINDSIGHT_S, HINT_BUDGET_S
 from doodlebox.errors import InputError
+from doodlebox.history import game_records
+from doodlebox.rules.games import read_record, replay_file
 
 NOT_ANALYSED = {
     "puzzle": "Doodle Puzzle is a drawing game: there are no moves to value, nothing to analyse",
@@ -24,9 +28,6 @@ TALLIES = ("Deadly Doodles recorded with tallies: the path segments were drawn o
 def _replay(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """(replay, game type, label) of GAME (a stored game's number or "last", as `show` takes it)
     or RECORD (a record file, as `validate` takes it)."""
-    from doodlebox.history import game_records
-    from doodlebox.rules.games import read_record, replay_file
-
     which = args.game
     path = Path(which)
     if not (which == "last" or which.isdigit()):       # a record file (replay_file says what is wrong with it)
@@ -43,7 +44,6 @@ def _replay(args: argparse.Namespace) -> tuple[Any, Any, str]:
 
 
 def analyse(args: argparse.Namespace) -> int:
-    from doodlebox.coach import analysis
 
     if args.budget <= 0:
         raise InputError("--budget must be above 0 seconds")
@@ -117,10 +117,6 @@ def text(a: Any, label: str) -> str:
 def hint(args: argparse.Namespace) -> int:
     """Exit 0 with the hint, 2 (one line) when no game is being played or it is not a player's
     decision now."""
-    from doodlebox.coach import analysis
-    from doodlebox.history import game_records
-    from doodlebox.rules.games import read_record
-
     if args.budget <= 0:
         raise InputError("--budget must be above 0 seconds")
     store = open_store(args)
@@ -152,7 +148,6 @@ def hint(args: argparse.Namespace) -> int:
 
 
 def _analyse_args(p: argparse.ArgumentParser) -> None:
-    from doodlebox.coach.analysis import ANALYSE_BUDGET_S, HINDSIGHT_S
 
     p.add_argument("game", metavar="GAME|RECORD",
                    help="a stored game's number from `doodlebox games`, or last; or a record file")
@@ -167,7 +162,6 @@ def _analyse_args(p: argparse.ArgumentParser) -> None:
 
 
 def _hint_args(p: argparse.ArgumentParser) -> None:
-    from doodlebox.coach.analysis import HINT_BUDGET_S
 
     db_argument(p)
     p.add_argument("--budget", type=float, default=HINT_BUDGET_S, metavar="SECONDS",

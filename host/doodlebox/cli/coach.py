@@ -6,17 +6,17 @@ import argparse
 import json
 
 from doodlebox.cli.command import Command
+from doodlebox.coach import bots
+from doodlebox.coach.levels import LEVELS
 from doodlebox.errors import InputError
+from doodlebox.rules.dice import layout
 from doodlebox.rules.dice.spec import SPEC as DICE
 
 
 def bot(args: argparse.Namespace) -> int:
-    from doodlebox.coach import bots
-    from doodlebox.coach.levels import LEVELS
 
     lay = None
     if args.layout is not None:            # a sheet of the user's own (docs/layouts.md)
-        from doodlebox.rules.dice import layout
 
         lay = layout.load(args.layout)
         if lay.edition != args.edition:

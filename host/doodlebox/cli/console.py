@@ -14,10 +14,17 @@ from pathlib import Path
 from doodlebox import paths
 from doodlebox.cli.command import Command
 from doodlebox.cli.games import database, db_argument
+from doodlebox.cli.web import start_web
+from doodlebox.logger.run import Options, follow
 from doodlebox.rules.api import Option
+from doodlebox.rules.games import find_game
 from doodlebox.rules.specs import EDITIONS, options_by_flag
 from doodlebox.store.postgres import is_url
-from doodlebox.table.demo import DEMO_MAX
+from doodlebox.table.demo import DEMO_MAX, play
+from doodlebox.table.demo import Options as DemoOptions
+from doodlebox.virtual.commands import serve
+from doodlebox.virtual.console import start_virtual, wav_said
+from doodlebox.virtual.panel import TerminalPanel
 
 _SAYING = threading.Lock()
 
@@ -38,7 +45,6 @@ class Signalled(BaseException):
     closed): raised in the main thread as Ctrl-C raises KeyboardInterrupt, so the logger ends
     the same way: the link stops reading, commits and acknowledges what it read, the summary
     line is printed, and the exit code is 128 + the signal's number."""
-
     def __init__(self, signum: int):
         super().__init__(signum)
         self.signum = signum
@@ -47,7 +53,6 @@ class Signalled(BaseException):
 class _StopOnSignals:
     """The handlers of STOP_SIGNALS while `log` runs (main thread only): the first signal raises
     Signalled, a second one while stopping is ignored; the previous handlers put back after."""
-
     def __init__(self) -> None:
         self._before: dict[int, object] = {}
         self._got = False
@@ -71,13 +76,10 @@ class _StopOnSignals:
 def log(args: argparse.Namespace) -> int:
     """With --web PORT, the page (cli/web.py) too: its port taken before anything starts.
     SIGTERM, SIGHUP and SIGQUIT end it as Ctrl-C does (Signalled), with exit code 128 + n."""
-    from doodlebox.logger.run import Options, follow  # deferred for start-up time: the link, the VM, the rules
-
     web = None
     try:
         with _StopOnSignals():
             if args.web is not None:
-                from doodlebox.cli.web import start_web
 
                 web = start_web(database(args), args.web, "--web")
             try:
@@ -95,19 +97,13 @@ def log(args: argparse.Namespace) -> int:
 def sim(args: argparse.Namespace) -> int:
     """Prints `pty: PATH`; with a terminal the keys press buttons, else stdin takes commands
     (virtual/commands.py)."""
-    from doodlebox.virtual.console import start_virtual, wav_said  # deferred for start-up time: the VM
-
     vc = start_virtual("cpython" if args.cpython else "vm", args.seed, args.flash, args.keep_flash, args.selftest,
                        args.wav)
     print(f"pty: {vc.port}", flush=True)
     try:
         if sys.stdin.isatty():
-            from doodlebox.virtual.panel import TerminalPanel
-
             TerminalPanel(vc, Path(vc.flash)).run(keep_going=lambda: vc.running)
             return 0
-        from doodlebox.virtual.commands import serve
-
         serve(vc, sys.stdin, lambda line: print(line, flush=True))
         return 0 if vc.error is None else 1
     finally:
@@ -120,10 +116,6 @@ def sim(args: argparse.Namespace) -> int:
 def demo(args: argparse.Namespace) -> int:
     """A whole game on the virtual console by the scripted table, stored, exported and scored by the
     PC (table/demo.py); then where its games are kept and the commands that show them."""
-    from doodlebox.rules.games import find_game  # deferred for start-up time: the rules, the VM, the link
-    from doodlebox.table.demo import Options as DemoOptions
-    from doodlebox.table.demo import play
-
     spec = find_game(args.edition).spec
     chosen = {o.name: _option_value(args, o) for o in spec.options}
     db = (args.db if is_url(args.db) else Path(args.db)) if args.db else None

@@ -13,6 +13,11 @@ from pathlib import Path
 from doodlebox import paths
 from doodlebox.cli.command import Command
 from doodlebox.errors import InputError
+from doodlebox.history import game_records
+from doodlebox.history.games_view import CSV_COLUMNS, import_records, score_rows, summary
+from doodlebox.store import Store, StoreError
+from doodlebox.store.errors import Damaged
+from doodlebox.store.postgres import is_url
 
 
 def db_argument(p: argparse.ArgumentParser) -> None:
@@ -22,8 +27,6 @@ def db_argument(p: argparse.ArgumentParser) -> None:
 
 def location(text: str) -> Path | str:
     """Where a database is: a postgresql:// (or postgres://) URL as given, anything else a file."""
-    from doodlebox.store.postgres import is_url
-
     return text if is_url(text) else Path(text)
 
 
@@ -39,8 +42,6 @@ def open_store(args: argparse.Namespace, write: bool = False, create: bool = Fal
     """The database: opened for writing if it may be (an older schema is upgraded), else
     read-only (`write`: a command that changes it gets the read-only error instead);
     `create` makes a new one where there is none."""
-    from doodlebox.store import Store, StoreError
-
     db = database(args)
     if isinstance(db, Path) and not db.exists() and not create:
         raise InputError(f"no database at {db} (run `doodlebox log` first)")
@@ -68,9 +69,6 @@ def _cell(text: str, width: int = 28) -> str:
 def games(args: argparse.Namespace) -> int:
     """Exit 0 listed, 2 when a game has a row that cannot be read: it is listed as "damaged:
     ROW: WHAT", the others as they are, then one line names the file and each such row."""
-    from doodlebox.history import game_records
-    from doodlebox.store.errors import Damaged
-
     store = open_store(args)
     try:
         rows = game_records.games(store)
@@ -124,8 +122,6 @@ def damaged(path: Path | str, rows: list[dict]) -> None:
 
 def show(args: argparse.Namespace) -> int:
     """The table, the round-by-round summary and the violations of one game."""
-    from doodlebox.history.games_view import summary
-
     store = open_store(args)
     try:
         s = summary(store, args.game)
@@ -154,9 +150,6 @@ def show(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     """Exit 0 written, 2 for a game that is not there or cannot be a record."""
-    from doodlebox.history import game_records
-    from doodlebox.history.games_view import CSV_COLUMNS, score_rows
-
     store = open_store(args)
     try:
         if args.csv:
@@ -186,8 +179,6 @@ def export(args: argparse.Namespace) -> int:
 def import_(args: argparse.Namespace) -> int:
     """Exit 0 imported (or imported before), 2 when a file cannot be read or, without
     --with-violations, a record breaks the rules: then nothing is imported."""
-    from doodlebox.history.games_view import import_records
-
     if not args.records:
         raise InputError("give the record files to import")
     store = open_store(args, write=True, create=True)

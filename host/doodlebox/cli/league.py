@@ -11,6 +11,10 @@ import time
 from doodlebox.cli.command import Command
 from doodlebox.cli.games import db_argument, location, open_store
 from doodlebox.errors import InputError
+from doodlebox.history import league as lg
+from doodlebox.rules.games import EDITIONS
+from doodlebox.store import Store
+from doodlebox.store import sync as sy
 
 
 def people(args: argparse.Namespace) -> int:
@@ -67,9 +71,6 @@ def _person(store, name: str) -> dict:
 
 def league(args: argparse.Namespace) -> int:
     """The standings, one section per edition (or --json: league.standings() as it is)."""
-    from doodlebox.history import league as lg
-    from doodlebox.rules.games import EDITIONS
-
     if args.edition is not None and args.edition not in EDITIONS:
         raise InputError(f"--edition {args.edition!r}: no such edition (one of {', '.join(EDITIONS)})")
     store = open_store(args)
@@ -102,9 +103,6 @@ def league(args: argparse.Namespace) -> int:
 def sync(args: argparse.Namespace) -> int:
     """Push this PC's games into the league's database; exit 2 for another league's, and when
     something was left (a conflict, a damaged row: said, the rest synced)."""
-    from doodlebox.store import Store
-    from doodlebox.store import sync as sy
-
     source = open_store(args, write=True)
     try:
         target = Store(args.to)

@@ -11,12 +11,15 @@ from pathlib import Path
 
 from doodlebox import paths
 from doodlebox.cli.command import Command, Run
+from doodlebox.deploy.flash import flash as deploy
 from doodlebox.errors import DoodleboxError
-from doodlebox.hardware.files import Unreadable
+from doodlebox.hardware import bom as bom_mod
+from doodlebox.hardware import check, data
+from doodlebox.hardware import power as power_mod
+from doodlebox.hardware.files import Unreadable, all_problems, generated, load, load_bom, load_data, write
 
 
 def flash(args: argparse.Namespace) -> int:
-    from doodlebox.deploy.flash import flash as deploy
 
     done = deploy(args.port, args.build, dry_run=args.dry_run)
     if isinstance(done, str):
@@ -44,8 +47,6 @@ def _guarded(command: Run) -> Run:
 
 @_guarded
 def bom(args: argparse.Namespace) -> int:
-    from doodlebox.hardware import bom as bom_mod
-    from doodlebox.hardware.files import load_bom
 
     print(bom_mod.table(load_bom()), end="")
     return 0
@@ -53,8 +54,6 @@ def bom(args: argparse.Namespace) -> int:
 
 @_guarded
 def power(args: argparse.Namespace) -> int:
-    from doodlebox.hardware import power as power_mod
-    from doodlebox.hardware.files import load_data
 
     pins, parts = load_data()
     budget = power_mod.budget(pins, parts, args.level)
@@ -63,8 +62,6 @@ def power(args: argparse.Namespace) -> int:
 
 
 def _generate(which: str) -> int:
-    from doodlebox.hardware import check
-    from doodlebox.hardware.files import generated, load, write
 
     pins, parts, bom_ = load()
     broken = check.errors(check.problems(pins))
@@ -89,9 +86,6 @@ def wokwi(args: argparse.Namespace) -> int:
 
 @_guarded
 def hardware_check(args: argparse.Namespace) -> int:
-    from doodlebox.hardware import check, data
-    from doodlebox.hardware import power as power_mod
-    from doodlebox.hardware.files import all_problems, load
 
     pins, parts, bom_ = load()
     found = all_problems(pins, parts, bom_)

@@ -8,6 +8,10 @@ from pathlib import Path
 
 from doodlebox.cli.command import Command
 from doodlebox.errors import InputError
+from doodlebox.rules import datafiles
+from doodlebox.rules.common import load_json, violations_text
+from doodlebox.rules.ending import EARLY, FINISHED, ending
+from doodlebox.rules.games import replay_file
 
 
 def _record(p: argparse.ArgumentParser) -> None:
@@ -16,10 +20,6 @@ def _record(p: argparse.ArgumentParser) -> None:
 
 def validate(args: argparse.Namespace) -> int:
     """Exit 0 valid, 1 violations, 2 unreadable."""
-    from doodlebox.rules.common import violations_text
-    from doodlebox.rules.ending import EARLY, FINISHED, ending
-    from doodlebox.rules.games import replay_file
-
     rp, game = replay_file(args.record)
     end = ending(rp)
     if args.json:
@@ -35,7 +35,6 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def score(args: argparse.Namespace) -> int:
-    from doodlebox.rules.games import replay_file
 
     rp, game = replay_file(args.record)
     print(game.table_text(rp))
@@ -45,7 +44,6 @@ def score(args: argparse.Namespace) -> int:
 
 
 def render(args: argparse.Namespace) -> int:
-    from doodlebox.rules.games import replay_file
 
     rp, game = replay_file(args.record)
     if game.render is None:
@@ -67,9 +65,6 @@ def render(args: argparse.Namespace) -> int:
 
 def layout_check(args: argparse.Namespace) -> int:
     """Exit 0 usable, 2 with every problem and its place."""
-    from doodlebox.rules import datafiles
-    from doodlebox.rules.common import load_json
-
     what, problems = datafiles.check(load_json(args.file))
     for where, text in problems:
         print(f"{args.file}: {where}: {text}")

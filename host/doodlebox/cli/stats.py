@@ -8,13 +8,12 @@ from pathlib import Path
 from doodlebox.cli.command import Command
 from doodlebox.cli.games import db_argument, open_store
 from doodlebox.errors import InputError
+from doodlebox.history import stats as st
 
 
 def stats(args: argparse.Namespace) -> int:
     """Exit 0, or 2 when a stored row cannot be read: the statistics of the rest, then one line
     naming the file and each damaged row."""
-    from doodlebox.history import stats as st
-
     out: Path | None = args.plot
     if out is not None and not out.parent.is_dir():
         raise InputError(f"{out}: cannot be written: there is no folder {out.parent}")

@@ -6,6 +6,7 @@ console: the virtual console's LED dice and buttons, which can be clicked."""
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import sys
 import threading
@@ -14,6 +15,9 @@ from pathlib import Path
 from doodlebox.cli.command import Command
 from doodlebox.cli.games import database, db_argument
 from doodlebox.errors import InputError
+from doodlebox.web.live import Live
+from doodlebox.web.server import WebServer
+from doodlebox.web.views import open_store, where
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
@@ -23,9 +27,6 @@ TOKEN_ENV = "DOODLEBOX_WEB_TOKEN"
 def start_web(db, port: int, option: str = "--port", host: str = DEFAULT_HOST, token: str | None = None):
     """The page's server for `db` (a file or a postgresql:// URL), started on `host` (InputError,
     exit 2, for a port or an address it cannot have: it names the command's `option`)."""
-    from doodlebox.web.live import Live
-    from doodlebox.web.server import WebServer
-
     return WebServer(db, port, Live(), option, host=host, token=token).start()
 
 
@@ -34,7 +35,6 @@ def web(args: argparse.Namespace) -> int:
     token = args.token if args.token is not None else (os.environ.get(TOKEN_ENV, "").strip() or None)
     if isinstance(db, Path) and not db.exists():
         raise InputError(f"no database at {db} (run `doodlebox log` first, or give --db FILE)")
-    from doodlebox.web.views import open_store, where
 
     # a file that is not a doodlebox database, a server that is down, a wrong password: one line now
     open_store(db, readonly=token is None and not _loopback(args.host)).close()
@@ -53,7 +53,6 @@ def web(args: argparse.Namespace) -> int:
 
 
 def _loopback(host: str) -> bool:
-    import ipaddress
 
     if host.lower() == "localhost":
         return True

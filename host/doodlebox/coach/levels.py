@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from doodlebox.coach import search
+from doodlebox.coach.fast import FastPolicy
+from doodlebox.coach.linear import LinearPlan
 from doodlebox.coach.policy import DicePolicy, PlanPolicy, policy_for, random_move
 from doodlebox.rules.api import State
 
@@ -44,7 +46,6 @@ def _greedy(state: State, rng: random.Random, budget_s: float) -> Any:
 
 class _Rollout(PlanPolicy):
     """The greedy policy, whose playouts are DicePolicy's (one ply without the plan: ~8x faster)."""
-
     def __init__(self) -> None:
         super().__init__()
         self.playout = DicePolicy()
@@ -67,8 +68,6 @@ _LINEAR: list[Any] = []
 def linear_policy() -> Any:
     """The greedy level's policy for the 5x5 editions: LinearPlan on a sim.Sim when solo,
     PlanPolicy otherwise (fast.FastPolicy; made once per process, its caches kept)."""
-    from doodlebox.coach.fast import FastPolicy
-    from doodlebox.coach.linear import LinearPlan
     if not _LINEAR:
         _LINEAR.append(FastPolicy(fast=LinearPlan()))
     return _LINEAR[0]

@@ -16,7 +16,16 @@ import sys
 from pathlib import Path
 
 from doodlebox import paths
+from doodlebox.hardware import power
 from doodlebox.hardware.data import load_parts, load_pins
+from doodlebox.rules.deadly import deck as decks
+from doodlebox.rules.deadly import events as deadly_events
+from doodlebox.rules.deadly import maps
+from doodlebox.rules.deadly.tallies import DRAGON_TIMES, POINTS
+from doodlebox.rules.dice import events as dice_events
+from doodlebox.rules.dice import layout
+from doodlebox.rules.puzzle import events as puzzle_events
+from doodlebox.rules.specs import BY_EDITION, EDITIONS
 
 HEADER = "# Generated from {src} by `make firmware-data`; do not edit.\n"
 
@@ -24,8 +33,6 @@ HEADER = "# Generated from {src} by `make firmware-data`; do not edit.\n"
 def pins_module(pins: dict, parts: dict | None = None) -> str:
     """pins.py from the pin data; LED_MAX_LEVEL is the power budget's cap (doodlebox.hardware.power),
     computed from hardware/parts.json and the firmware's own LED renderer, never typed."""
-    from doodlebox.hardware import power
-
     buttons = [(k, v) for k, v in pins["buttons"].items() if not k.startswith("_")]
     leds, epd, buz = pins["leds"], pins["epaper"], pins["buzzer"]
     parts = load_parts() if parts is None else parts
@@ -51,8 +58,6 @@ WORDS = ("road", "hotel", "shop", "skyscraper", "floor", "park", "tree", "trees"
 def _short(edition: str) -> str:
     """The head of an edition's game screen: its spec's short name (a layout of the player's own:
     its edition's first 10 letters)."""
-    from doodlebox.rules.specs import BY_EDITION
-
     e = BY_EDITION.get(edition)
     return e.short if e is not None else edition[:10]
 
@@ -60,8 +65,6 @@ def _short(edition: str) -> str:
 def edition_module(path: Path) -> str:
     """firmware/doodle/ed_<edition>.py: what the console needs of one edition's sheet, from the
     same layout file as the PC's engine (docs/layouts.md), in compact form."""
-    from doodlebox.rules.dice import layout
-
     lay = layout.load(path)
     n = lay.size
     code = {k: i for i, k in enumerate(KIND_CODES)}
@@ -113,8 +116,6 @@ def edition_module(path: Path) -> str:
 
 def edition_files(layout_dir: Path | None = None) -> dict[str, Path]:
     """edition -> its default layout file, for the dice editions the console plays."""
-    from doodlebox.rules.dice import layout
-
     base = layout_dir or paths.layouts()
     return {ed: base / name for ed, name in layout.DEFAULT_FILES.items()}
 
@@ -128,9 +129,6 @@ def deadly_module(side: str) -> str:
     """firmware/doodle/deadly_<side>.py: one map side of Deadly Doodles and the default deck, as
     the console needs them (docs/console-deadly-puzzle.md), from the files the PC's engine reads.
     Only the side being played is loaded (RAM)."""
-    from doodlebox.rules.deadly import deck as decks
-    from doodlebox.rules.deadly import maps
-
     m = maps.load(side)
     d = decks.load()
     if (m.columns, m.rows) != (6, 6):
@@ -192,8 +190,6 @@ def lobby_module() -> str:
     needs them, numbers are bytes (RAM: every str of a tuple would be an object of its own). A
     dice edition's one option is More control (the App's `control`); a card game's options are
     stepped by PASS and MENU and kept in the App's `opts` by their keys."""
-    from doodlebox.rules.specs import EDITIONS
-
     game: list[int] = []
     table: list[str] = []
     keys: list[str] = []
@@ -273,32 +269,25 @@ def refusal_names(ids) -> str:
 
 def rounds_block() -> str:
     """firmware/doodle/rounds.py's refusal ids (rules/dice/events.py)."""
-    from doodlebox.rules.dice.events import REFUSALS
-
-    return refusal_names(REFUSALS)
+    return refusal_names(dice_events.REFUSALS)
 
 
 def puzzle_block() -> str:
     """firmware/doodle/puzzle.py's refusal ids (rules/puzzle/events.py)."""
-    from doodlebox.rules.puzzle.events import REFUSALS
-
-    return refusal_names(REFUSALS)
+    return refusal_names(puzzle_events.REFUSALS)
 
 
 def deadly_block() -> str:
     """firmware/doodle/deadly.py's card and room codes, the scoring section's weights
     (rules/deadly/tallies.py POINTS: the console scores a map as the PC's engine does) and its
     refusal ids (rules/deadly/events.py)."""
-    from doodlebox.rules.deadly.events import REFUSALS
-    from doodlebox.rules.deadly.tallies import DRAGON_TIMES, POINTS
-
     lines = [f"TRAP = const({DEADLY_TRAP})      # CARDS[c] of a Trap (a path segment's is its sides, 1..15)\n",
              f"DRAW2 = const({DEADLY_DRAW2})     # ... of a Draw 2\n"]
     lines += [f"_{k.upper()} = const({DEADLY_CONTENTS.index(k)})   # a room's CONTENTS (deadly_<side>.py)\n"
               for k in ("loot", "weapon", "monster")]
     lines += [f"_P_{k.upper()} = const({v})   # points of one in the scoring section\n" for k, v in POINTS.items()]
     lines.append(f"_DRAGON_TIMES = const({DRAGON_TIMES})   # Loot's points once the Dragon's room is entered\n")
-    return "".join(lines) + refusal_names(REFUSALS)
+    return "".join(lines) + refusal_names(deadly_events.REFUSALS)
 
 
 def with_block(path: Path, block: str) -> str:
@@ -311,7 +300,6 @@ def with_block(path: Path, block: str) -> str:
 
 
 def targets() -> dict[Path, str]:
-    from doodlebox.rules.deadly import maps
 
     fw = paths.firmware()
     out = {fw / "board" / "pins.py": pins_module(load_pins())}

@@ -16,7 +16,7 @@ def whole_number_axes(ax, games: int, totals: list[int]) -> None:
     """The score history's axes: games 1..`games` and totals are whole numbers, so only whole
     ticks (one game is tick 1 in the middle, not 0.95 .. 1.05), and at least a few points of
     totals around a single value."""
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # deferred: matplotlib only for a chart (0.4 s at start-up)
 
     ax.set_xlim(0.5, max(1, games) + 0.5)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
@@ -49,7 +49,7 @@ BELOW = {"loc": "upper center", "bbox_to_anchor": (0.5, -0.16), "ncol": 2, "font
 
 def p_bar_legend(floored: bool) -> list:
     """The legend's entry for the hatched bars, when there is one."""
-    from matplotlib.patches import Patch
+    from matplotlib.patches import Patch  # deferred: matplotlib only for a chart (0.4 s at start-up)
 
     if not floored:
         return []

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from doodlebox.deploy import firmware_data
+from doodlebox.drawing.png import alike
 from doodlebox.errors import InputError
 from doodlebox.hardware import bom as bom_mod
 from doodlebox.hardware import check as check_mod
-from doodlebox.hardware import data, docs, power
+from doodlebox.hardware import data, docs, power, wiring, wokwi
 
 
 class Unreadable(InputError):
@@ -42,8 +44,6 @@ def load() -> tuple[dict, dict, bom_mod.Bom]:
 
 def generated(pins: dict, parts: dict, bom: bom_mod.Bom, which: str = "all") -> dict[Path, str | bytes]:
     """The files `wiring` and `wokwi` write, with their contents (README.md with fresh blocks)."""
-    from doodlebox.hardware import wiring, wokwi
-
     out: dict[Path, str | bytes] = {}
     if which in ("all", "wiring"):
         budget = power.budget(pins, parts)
@@ -64,7 +64,6 @@ def same(path: Path, content: str | bytes) -> bool:
     if not path.exists():
         return False
     if isinstance(content, bytes):
-        from doodlebox.drawing.png import alike
 
         return alike(path.read_bytes(), content)
     return path.read_text() == content
@@ -84,8 +83,6 @@ def write(files: dict[Path, str | bytes]) -> None:
 
 def all_problems(pins: dict, parts: dict, bom: bom_mod.Bom) -> list[check_mod.Problem]:
     """Everything `check` reports: pin constraints, the LED cap, the BOM, stale generated files."""
-    from doodlebox.deploy import firmware_data
-
     try:
         cap = power.led_cap(pins, parts)
     except power.BudgetError as exc:

@@ -13,12 +13,13 @@ from typing import Any
 from doodlebox.errors import InputError
 from doodlebox.history.game_records import Outcome, outcome, outcome_of, record, status
 from doodlebox.rules.api import CHANCE
+from doodlebox.rules.common import load_json, violations_text
+from doodlebox.rules.games import EDITIONS, read_record
 from doodlebox.store import Store
 from doodlebox.store.errors import Damaged
 
 
 def game_name(edition: str | None) -> str:
-    from doodlebox.rules.games import EDITIONS
 
     t = EDITIONS.get(edition or "")
     return t.name if t else str(edition)
@@ -35,9 +36,6 @@ def summary(store: Store, which: int | str) -> dict:
     rounds (one line per round: the dice or cards, each player's turn, the totals after it),
     rank, achievements (a solo dice game), verdict (Doodle Puzzle's Behave).
     NoGame (exit 2) when there is no such game, Damaged (exit 2) when a row of it cannot be read."""
-    from doodlebox.rules.common import violations_text
-    from doodlebox.rules.games import read_record
-
     gid = store.find(which)
     row = next(g for g in store.games() if g["id"] == gid)
     word, text = status(row, Outcome(None))
@@ -166,8 +164,6 @@ def _round_text(actions: list[tuple[int, Any]], names: list[str], edition: str, 
 
 def _totals_by_round(data: dict, rounds: int) -> list[list[int] | None]:
     """The totals after each round: the record cut after it, replayed."""
-    from doodlebox.rules.games import read_record
-
     out: list[list[int] | None] = []
     n = len(data.get("players") or [])
     for k in range(1, rounds + 1):
@@ -186,7 +182,6 @@ def _totals_by_round(data: dict, rounds: int) -> list[list[int] | None]:
 @dataclass
 class Checked:
     """A record read and replayed for `doodlebox import`."""
-
     path: Path
     data: dict
     violations: list[str]           # one line each: "round 3, P2 Ben, turn 1: ... [rule taken]"
@@ -195,9 +190,6 @@ class Checked:
 
 def check_record(path: Path) -> Checked:
     """Read a record file and replay it; InputError (one line, exit 2) when it cannot be read."""
-    from doodlebox.rules.common import load_json
-    from doodlebox.rules.games import read_record
-
     data = load_json(path)
     rec, game = read_record(data, str(path))
     rp = game.replay(rec)

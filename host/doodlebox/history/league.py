@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from openskill.models import PlackettLuce
+
 from doodlebox.history import game_records
 from doodlebox.rules import ending
 from doodlebox.store import Store
@@ -31,7 +33,6 @@ LEFT_OUT = {"early": "ended early (no winner)", "unfinished": "not finished", "s
 
 
 def _model() -> Any:
-    from openskill.models import PlackettLuce
 
     return PlackettLuce()
 

@@ -29,6 +29,7 @@ from typing import Any
 from doodlebox.drawing import charts
 from doodlebox.history import game_records
 from doodlebox.rules import ending
+from doodlebox.rules.dice import layout as layouts
 from doodlebox.store import IMPORTED, Store
 from doodlebox.store.errors import Damaged
 
@@ -66,7 +67,6 @@ def chi2_sf(x: float, df: int) -> float:
 @dataclass
 class DieTest:
     """One die of one console: how often each face came up, chi-square and p-value."""
-
     console: str                    # its board (board_of)
     die: str                        # "column", "white 1" .. "white 6"
     counts: list[int]
@@ -97,7 +97,6 @@ class DieTest:
 @dataclass
 class Played:
     """One player's total in one finished game."""
-
     game: int
     date: str
     edition: str
@@ -122,7 +121,6 @@ class Solo:
 @dataclass
 class Early:
     """A game ended early (ruling G1): played, scored as it stands, no winner."""
-
     game: int
     date: str
     edition: str
@@ -326,8 +324,10 @@ def _uids(t: DieTest, games: dict[str, int]) -> str:
 
 # -- plots -----------------------------------------------------------------------------------
 def _figure(width: float, height: float):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import (
+        FigureCanvasAgg,  # deferred: matplotlib only for a chart (0.4 s at start-up)
+    )
+    from matplotlib.figure import Figure  # deferred: matplotlib only for a chart (0.4 s at start-up)
 
     fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
@@ -364,8 +364,8 @@ def _empty(ax, what: str) -> None:
 
 
 def _dice(ax, st: Stats) -> None:
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
+    from matplotlib.lines import Line2D  # deferred: matplotlib only for a chart (0.4 s at start-up)
+    from matplotlib.patches import Patch  # deferred: matplotlib only for a chart (0.4 s at start-up)
 
     ax.set_title(TITLES["dice"])
     if not st.dice:
@@ -430,7 +430,6 @@ def _wins(ax, st: Stats) -> None:
 
 
 def _solo(ax, st: Stats) -> None:
-    from doodlebox.rules.dice import layout as layouts
 
     ax.set_title(TITLES["solo"])
     if not st.solo:

@@ -17,6 +17,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import serial
+from serial.tools import list_ports
+
 from doodlebox.errors import DoodleboxError
 
 PICO_VID = 0x2E8A
@@ -37,8 +40,6 @@ class UsbPort:
 
 def comports() -> list[UsbPort]:
     """Every serial port pyserial lists (serial.tools.list_ports; pseudo-terminals are never listed)."""
-    from serial.tools import list_ports
-
     return [UsbPort(p.device, p.vid, p.pid, p.serial_number, p.description or "") for p in list_ports.comports()]
 
 
@@ -68,7 +69,6 @@ class Follow:
     virtual console's pty); `serial`: its USB serial number, when it has one (looked up among
     the ports listed when not given); `locate`: where the virtual console is now (its pty);
     `listed`: the ports listed (serial.tools.list_ports; a fake in tests)."""
-
     def __init__(self, path: str, serial: str | None = None, locate: Callable[[], str | None] | None = None,
                  listed: Callable[[], list[UsbPort]] = comports):
         self.path = path
@@ -139,7 +139,6 @@ class Watch:
     attached whose port cannot be opened is not tried again every second). `ports()`: the
     ports listed at most `max_age` s ago, for the Follows of many links, which would otherwise
     each list them every second."""
-
     def __init__(self, listed: Callable[[], list[UsbPort]] = comports, max_age: float = 0.5):
         self.listed = listed
         self.max_age = max_age
@@ -190,8 +189,6 @@ class Watch:
 
 def open_port(path: str, timeout: float = 0.05):
     """Open a serial port with pyserial; one clear OSError-derived message on failure."""
-    import serial
-
     try:
         port = serial.Serial(path, baudrate=115200, timeout=timeout, exclusive=True)
     except serial.SerialException as exc:

@@ -17,9 +17,14 @@ from typing import Any, Protocol
 
 import serial
 
+from doodlebox.coach import analysis
 from doodlebox.errors import DoodleboxError
+from doodlebox.history.console_record import ConsoleLogError, to_record
 from doodlebox.link import frames
 from doodlebox.link.session import Console
+from doodlebox.rules.common import FORMAT
+from doodlebox.rules.dice import engine as dice
+from doodlebox.rules.games import read_record
 from doodlebox.store import Store
 
 HINT_BUDGET_S = 0.5     # s: the search's time for a hint, less the waiting: `doodlebox hint`'s
@@ -43,7 +48,6 @@ class Owner(Protocol):
 class Coach:
     """The answers' thread: each `hint?` is answered with `hint`, each `bot?` with `bot`, in the
     order asked. The link thread only hands a request over (`add`, returns at once)."""
-
     def __init__(self, owner: Owner):
         self.owner = owner
         self._queue: queue.Queue = queue.Queue()
@@ -129,11 +133,6 @@ class Coach:
 
 def _warm() -> None:
     """What an answer needs loaded and made once: the coach and a first search (its caches)."""
-    from doodlebox.coach import analysis
-    from doodlebox.history.console_record import to_record  # noqa: F401
-    from doodlebox.rules.common import FORMAT
-    from doodlebox.rules.games import read_record
-
     data = {"format": FORMAT, "edition": "city", "players": ["P1", "P2"], "start": [2, 2, 1, 1, 2],
             "rounds": [{"roll": {"column": 2, "white": [1, 3, 4]}}]}
     try:
@@ -155,10 +154,6 @@ class _Turn:
 def _turn(store: Store, uid: str, boot: int, g: int, s: int, asked: float, wait_s: float = HINT_WAIT_S) -> _Turn:
     """Game `g` of console `uid`'s `boot` replayed once the PC holds the console's event `s`
     (waited for up to `wait_s` from `asked`), at a dice turn; or why not (the hint's words)."""
-    from doodlebox.history.console_record import ConsoleLogError, to_record
-    from doodlebox.rules.dice import engine as dice
-    from doodlebox.rules.games import read_record
-
     while store.next_seq(uid, boot) <= s:
         if time.monotonic() - asked >= wait_s:
             return _Turn(why="the PC is still taking the moves", yet=True)
@@ -184,7 +179,6 @@ def _turn(store: Store, uid: str, boot: int, g: int, s: int, asked: float, wait_
 
 
 def _best(state: Any, asked: float, budget_s: float) -> Any:
-    from doodlebox.coach import analysis
 
     left = budget_s - (time.monotonic() - asked)
     return analysis.decide(state, state.current_player(), budget_s=max(HINT_LEAST_S, left)).best

@@ -23,6 +23,7 @@ from doodlebox.history.console_record import ConsoleLogError
 from doodlebox.link.ports import Follow, open_port
 from doodlebox.link.session import RETRY_FIRST, RETRY_MAX, Console, HostLink, LinkError, OtherConsole
 from doodlebox.logger.answers import Coach
+from doodlebox.logger.printout import NAMED, Stored
 from doodlebox.logger.verdicts import SCORED, LiveGames, Verdict
 from doodlebox.store import Store, StoreError
 from doodlebox.store.postgres import PgConnection
@@ -40,7 +41,6 @@ class LinkThread:
     to `on_verdict` (called in the validation thread) and as `score` to the console. Notes (the
     console went away, a game the PC cannot score) go to `on_note`. `error` is set, once, when
     the link has stopped for good (the thread has ended)."""
-
     def __init__(self, port_path: str, db_path, on_note=print, handshake_timeout: float = 10.0,
                  on_verdict: Callable[[Verdict], None] | None = None, follow: Follow | None = None,
                  others: bool = True):
@@ -263,8 +263,6 @@ def numbered(store: Store, uid: str, boot: int, event: dict) -> dict:
     its game, and of the game a `resume` goes on with, when it names its game (live.NAMED);
     other events as they are. A number the store cannot give is left out (the line then
     names the console's number alone): printing never stops the link."""
-    from doodlebox.logger.printout import NAMED, Stored
-
     if event.get("k") not in NAMED:
         return event
     out = Stored(event)
@@ -293,7 +291,6 @@ class _Checker:
     game come faster than it validates (a console sending what it held), the ones in between
     are left out, and that game is validated at most every BURST_GAP s, so validation never
     takes the link's time."""
-
     def __init__(self, owner: LinkThread):
         self.owner = owner
         self._waiting: dict[tuple, tuple] = {}       # game -> its latest event not validated yet

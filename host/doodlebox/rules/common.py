@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.rules.ending import seat
 
 FORMAT = "doodlebox-record/1"   # every game's records (docs/records.md)
 
@@ -19,7 +20,6 @@ FORMAT = "doodlebox-record/1"   # every game's records (docs/records.md)
 class ProblemsError(InputError, ValueError):
     """A data file (sheet, map, deck) that cannot be used; `problems` lists every
     (place, what) found, the message names the first."""
-
     def __init__(self, source: str, problems: list[tuple[str, str]]):
         self.source = source
         self.problems = problems
@@ -76,7 +76,6 @@ class Tally:
 
 class History:
     """The actions of a game in order, as a linked list: a clone shares it and appending is O(1)."""
-
     __slots__ = ("_last",)
 
     def __init__(self) -> None:
@@ -118,7 +117,6 @@ def unknown_field(key: Any, known: Collection[str], where: str = "") -> str:
 
 class Reader:
     """The checks every record reader makes; each failure is a RecordError with the place."""
-
     def __init__(self, source: str):
         self.source = source
 
@@ -224,6 +222,5 @@ def violations_text(rp: Replay) -> str:
 
 
 def _who(rp: Replay, p: int) -> str:
-    from doodlebox.rules.ending import seat
 
     return seat(rp.record.players, p)

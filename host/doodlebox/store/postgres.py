@@ -72,7 +72,6 @@ def is_url(where: object) -> bool:
 class BadUrl(ValueError):
     """A URL that cannot be read, or can be read two ways: `shown` names it without any part of
     the password, `why` says what is wrong (nor has it any part of the password)."""
-
     def __init__(self, shown: str, why: str):
         super().__init__(f"{shown}: {why}")
         self.shown, self.why = shown, why
@@ -237,7 +236,6 @@ def _marks(sql: str, args: Any) -> str:
 class _Stalls:
     """One thread for every PgConnection that has an `on_note`: every EVERY s it looks at
     how long each one's statement has waited for the server (PgConnection._look)."""
-
     EVERY = 0.1
 
     def __init__(self) -> None:
@@ -275,11 +273,10 @@ class PgConnection:
     lost is made again on the next use (module docstring). `on_note` (None: nothing said): a
     statement the server has not answered for STALL_S, and its answer when it comes; the link's
     store has one (link_thread.LinkThread), so the note speaks of the console's events."""
-
     errors: tuple[type[BaseException], ...] = ()
 
     def __init__(self, url: str, timeout: float, readonly: bool, target: Target | None = None):
-        import psycopg
+        import psycopg  # deferred: PostgreSQL's library, only for a postgresql:// database
 
         PgConnection.errors = (psycopg.Error,)
         self.url = url
@@ -307,8 +304,8 @@ class PgConnection:
             _STALLS.discard(self)
 
     def _connect(self) -> psycopg.Connection:
-        import psycopg
-        from psycopg.conninfo import make_conninfo
+        import psycopg  # deferred: PostgreSQL's library, only for a postgresql:// database
+        from psycopg.conninfo import make_conninfo  # deferred: PostgreSQL's library, only for a postgresql:// database
 
         given = self.target.params
         params: dict[str, Any] = {k: v for k, v in _DEFAULTS.items() if k not in given}
@@ -391,7 +388,7 @@ class PgConnection:
     # -- what the Store uses -------------------------------------------------------------------
     @property
     def in_transaction(self) -> bool:
-        from psycopg.pq import TransactionStatus
+        from psycopg.pq import TransactionStatus  # deferred: PostgreSQL's library, only for a postgresql:// database
 
         return (not self.conn.closed and not self.conn.broken
                 and self.conn.info.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR))
@@ -497,7 +494,7 @@ def open_server(url: str, timeout: float, readonly: bool) -> PgConnection:
     if not target.params.get("dbname"):
         raise StoreError(f"{where}: the URL names no database; {GIVE}", "url")
     try:
-        import psycopg
+        import psycopg  # deferred: PostgreSQL's library, only for a postgresql:// database
     except ImportError as exc:
         raise StoreError(f"{where}: PostgreSQL needs psycopg 3, which is not installed ({exc}): "
                          "pip install 'psycopg[binary]'", "cantopen") from None

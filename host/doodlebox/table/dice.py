@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from doodlebox.logger.link_thread import LinkThread
 from doodlebox.rules.dice.console import claim
 from doodlebox.rules.dice.engine import PASS, Action, State
 from doodlebox.rules.games import find_game
@@ -48,7 +49,6 @@ __all__ = [
 
 class Table(Players):
     """A dice edition's table (Players for the arguments)."""
-
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.state: State | None = None
@@ -192,8 +192,6 @@ def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bo
     Returns (table, link counts); the table's `final` is the console's `end` event. Raises
     TableError when the console misbehaves or goes quiet.
     """
-    from doodlebox.logger.link_thread import LinkThread
-
     opts = options or {}
     link = LinkThread(vc.port, db, on_note=on_note).start()
     try:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from doodlebox.errors import DoodleboxError
 from doodlebox.rules.api import Edition, Option
 from doodlebox.rules.specs import BY_EDITION, EDITIONS
+from doodlebox.virtual.screen import panel_lines
 
 # How a scripted player presses, like a person: held 80 ms, the next press 100 ms later. The
 # firmware counts a level once it has held for 30 ms across two polls (board/buttons.py); the
@@ -52,7 +53,6 @@ class Players:
     read_lobby gives it; a fresh console's unless told), `read(game)` reads it once the lobby
     shows `game` (choose_lobby). The game's table (bot.Table, bot_deadly.Table,
     bot_puzzle.Table) plays on from there."""
-
     def __init__(self, press: Callable[[str], None], events, seed: int = 7, timeout: float = 20.0,
                  show: Callable[[dict], None] = lambda e: None, lobby: dict | None = None,
                  read: Callable[[str], dict] | None = None):
@@ -108,8 +108,6 @@ def lobby_of(lines: list[str]) -> dict | None:
 def read_lobby(vc, timeout: float = 15.0, game: str | None = None) -> dict:
     """Wait until the virtual console's panel shows the lobby (of `game`, if given), and read
     its choice."""
-    from doodlebox.virtual.screen import panel_lines
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         lobby = lobby_of(panel_lines(vc))

@@ -12,6 +12,9 @@ folder is the VM's filesystem root, so `make flash PORT=<its pty>` deploys to it
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
+import os
 import shutil
 import sys
 import tempfile
@@ -20,11 +23,19 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from platformdirs import user_cache_dir
+
 from doodlebox import paths
+from doodlebox.deploy.firmware_build import MARCH, OPT, compile_tree, device_name, mpy_cross
+from doodlebox.deploy.flash import FOLDERS, firmware_files
 from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.hardware.data import load_pins
+from doodlebox.virtual import cpython
+from doodlebox.virtual.audio import WavWriter
 from doodlebox.virtual.hardware import ConsoleClock, Hardware
 from doodlebox.virtual.pty_port import PtyPort
+from doodlebox.virtual.repl import ReplDevice, ReplVM, Reset, crlf
+from doodlebox.virtual.vm import ProgramFailed, run_program
 
 if TYPE_CHECKING:
     from doodlebox.virtual.audio import WavWriter
@@ -103,9 +114,6 @@ def lay_out_flash(flash: Path, compiled: bool = True, firmware: bool = True) -> 
     on the Pico (a .py import costs several times the RAM); main.py stays source. Each .mpy
     is mpy-cross's output for its source, made once and kept (MpyCache).
     """
-    from doodlebox.deploy.firmware_build import compile_tree
-    from doodlebox.deploy.flash import FOLDERS, firmware_files
-
     shutil.rmtree(flash / "lib", ignore_errors=True)
     files = {Path("lib") / f.name: f for f in paths.guest().glob("*.py")}
     if firmware:
@@ -132,7 +140,6 @@ class MpyCache:
     modules at every start (~2 s of mpy-cross runs, one process each); from the cache it copies
     them. A file is written whole or not at all (a temporary name, then renamed), so consoles
     starting side by side share it; the least recently used go once there are more than KEEP."""
-
     KEEP = 2000
 
     def __init__(self, folder: Path, version: str):
@@ -141,9 +148,7 @@ class MpyCache:
     @classmethod
     def open(cls) -> MpyCache | None:
         """The cache, or None (then compile as before) when its folder cannot be made."""
-        import importlib.metadata
 
-        from platformdirs import user_cache_dir
 
         try:
             version = importlib.metadata.version("mpy-cross")
@@ -154,10 +159,7 @@ class MpyCache:
         return cls(folder, version)
 
     def lay_out(self, rel: Path, src: Path, out: Path) -> None:
-        import hashlib
-        import os
 
-        from doodlebox.deploy.firmware_build import MARCH, OPT, device_name, mpy_cross
 
         name = device_name(rel)
         key = hashlib.sha256(b"\0".join([src.read_bytes(), name.encode(), MARCH.encode(), OPT.encode(),
@@ -202,7 +204,6 @@ class VirtualConsole:
     timer it waits on alone, such as Doodle Puzzle's drawing minute, passes in seconds);
     `clock` is the console's clock either way (`clock.ahead`: the seconds it ran ahead).
     """
-
     def __init__(self, mode: str = "vm", flash_dir: str | Path | None = None, seed: int = 1,
                  unique_id: bytes = b"\xd0\x0d\x1e\xb0\x00\x00\x00\x01", heap: str = "192K",
                  firmware: bool = True, boot: str = BOOT, wav: str | Path | None = None,
@@ -248,7 +249,6 @@ class VirtualConsole:
     def start(self) -> VirtualConsole:
         self.flash.mkdir(parents=True, exist_ok=True)
         if self.wav_path is not None and self.wav is None:
-            from doodlebox.virtual.audio import WavWriter
 
             self.wav = WavWriter(self.wav_path, self.hardware.buzzer)
         lay_out_flash(self.flash, compiled=self.mode == "vm", firmware=self.firmware)
@@ -337,7 +337,6 @@ class VirtualConsole:
 
     # -- the VM console: firmware, REPL, firmware again ------------------------------------------
     def _supervise(self) -> None:
-        from doodlebox.virtual.repl import ReplDevice, ReplVM, Reset, crlf
 
         raw = False
         boot = True
@@ -387,8 +386,6 @@ class VirtualConsole:
 
     def _run_firmware(self) -> str:
         """Run main.py until it stops; returns "interrupt", "no main.py" or what it printed."""
-        from doodlebox.virtual.vm import ProgramFailed, run_program
-
         self._interrupt = False
         if not (self.flash / "main.py").exists():
             return "no main.py"
@@ -413,7 +410,6 @@ class VirtualConsole:
             self.hardware.clear_presses()  # a press main.py never read does not wait for the next boot
 
     def _run_cpython(self) -> None:
-        from doodlebox.virtual import cpython
 
         self.state = "firmware"
         self.boots += 1

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from doodlebox.virtual import cpython_framebuf, cpython_micropython
 from doodlebox.virtual.vm import install_guest_modules, uninstall_guest_modules
 
 _T0 = time.monotonic()
@@ -45,7 +46,6 @@ def run_firmware(flash: Path, backend: Callable[..., object], fast_clock: bool =
         time.ticks_ms = lambda: backend("hw_ticks_ms")  # type: ignore[attr-defined]
         time.sleep_ms = lambda ms: backend("hw_sleep_ms", ms)  # type: ignore[attr-defined]
     saved = install_guest_modules(backend)
-    from doodlebox.virtual import cpython_framebuf, cpython_micropython
 
     cpython_micropython.install()
 
@@ -57,7 +57,7 @@ def run_firmware(flash: Path, backend: Callable[..., object], fast_clock: bool =
     firmware_before = {name: sys.modules.pop(name) for name in list(sys.modules) if _firmware(name)}
     sys.path[:0] = [str(flash)]
     try:
-        from board import loop, pico, selftest  # type: ignore[import-not-found]
+        from board import loop, pico, selftest  # type: ignore[import-not-found]  # deferred: the firmware's, on the path only now
 
         board = pico.Board(flash=str(flash) + "/")  # USB: the guest's virtual_usb, as in the VM
         uninstall_guest_modules({"random": saved["random"]})  # the host keeps its own random

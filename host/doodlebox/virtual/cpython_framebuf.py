@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 
+from doodlebox.virtual.screen import font
+
 MONO_VLSB = 0
 
 
@@ -86,6 +88,4 @@ class FrameBuffer:
 @functools.cache
 def _glyphs() -> dict[str, bytes]:
     """Each printable character's 8 columns (bit r of a column is row r), from the VM's font."""
-    from doodlebox.virtual.screen import font
-
     return {ch: cols for cols, ch in font().items()}

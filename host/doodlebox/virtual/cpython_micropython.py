@@ -5,6 +5,7 @@ built in, and the compiler folds `const` values into the bytecode). Installed as
 module imports it plainly instead of carrying its own fallback (bytes on the Pico)."""
 from __future__ import annotations
 
+import sys
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -16,6 +17,4 @@ def const(x: T) -> T:
 
 def install() -> None:
     """Make `import micropython` find this module, unless a real one is already there."""
-    import sys
-
     sys.modules.setdefault("micropython", sys.modules[__name__])

@@ -9,6 +9,8 @@ import termios
 import tty
 from pathlib import Path
 
+from doodlebox.virtual.screen import panel_lines
+
 KEYS = {"0": "D0", "1": "D1", "2": "D2", "3": "D3", "4": "D4", "5": "D5", "6": "D6",
         "r": "ROLL", " ": "ROLL", "\r": "ROLL", "p": "PASS", "m": "MENU"}
 HELP = ("keys: 1-6 the white dice's buttons (D1-D6), 0 the column die's (D0), r/space ROLL, p PASS, m MENU, q quit;"
@@ -109,7 +111,6 @@ class TerminalPanel:
         return f"dice {dice_text(self.vc)}  | panel {self.png}" + (f"  | tones {sound}" if sound else "")
 
     def show(self) -> None:
-        from doodlebox.virtual.screen import panel_lines
 
         text = panel_lines(self.vc)
         if text and text != self._text:

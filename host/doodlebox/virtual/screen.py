@@ -14,14 +14,14 @@ from __future__ import annotations
 import binascii
 import functools
 
+from doodlebox.virtual.vm import run_program
+
 FIRST, LAST = 32, 126   # the printable characters
 
 
 @functools.cache
 def font() -> dict[bytes, str]:
     """Each glyph's 8 columns (MONO_VLSB: bit r of a column byte is row r) -> its character."""
-    from doodlebox.virtual.vm import run_program
-
     n = LAST - FIRST + 1
     code = ("import framebuf, binascii\n"
             f"buf = bytearray({8 * n})\n"

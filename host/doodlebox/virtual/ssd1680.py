@@ -37,6 +37,8 @@ panel pixel (x_p, y_p) shows at landscape (x = y_p, y = 127 - x_p). Values 0 = b
 
 from __future__ import annotations
 
+from doodlebox.drawing.png import write_png
+
 # commands, named as in the SSD1680 datasheet's command table (the same names as the driver's
 # constants in firmware/board/ssd1680.py; host code does not import the firmware)
 _DRIVER_OUTPUT_CONTROL = 0x01
@@ -345,7 +347,5 @@ class Ssd1680Model:
 
     def save_png(self, path, scale: int = 1) -> None:
         """Write the landscape image as an 8-bit grey PNG (black 0, white 255)."""
-        from ..drawing.png import write_png
-
         rows = [bytes(255 if p else 0 for p in row) for row in self.image()]
         write_png(path, self.height, self.width, rows, scale=scale)

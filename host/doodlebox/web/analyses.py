@@ -15,6 +15,7 @@ made or under way. KEPT analyses are kept, the least recently asked dropped firs
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import threading
@@ -25,6 +26,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from doodlebox.errors import DoodleboxError
+from doodlebox.web import coach
+from doodlebox.web.coach import analysis
 
 KEPT = 64            # analyses kept (small dicts: a few KB each)
 WORKERS = 1          # processes making analyses (the machine has 2 cores: one stays the page's)
@@ -40,7 +43,6 @@ RETRY_FULL = 10      # s: Retry-After of a bound reached (429, 503)
 class NotReady(DoodleboxError):
     """No analysis to give now: its HTTP status (202 under way, 403 may not start one, 429 this
     client's bound, 503 the queue's), one line, and `retry_after` (s; 0: asking again will not help)."""
-
     def __init__(self, status: int, text: str, retry_after: int = 0):
         super().__init__(text)
         self.status = status
@@ -56,7 +58,6 @@ class _Job:
 class Analyses:
     """The page's analyses: get() one; close() at the end. Safe to call from any thread. The
     tunables above are plain attributes too (`playouts`: None for analysis.WEB_PLAYOUTS)."""
-
     def __init__(self) -> None:
         self.kept, self.per_client, self.queued, self.wait = KEPT, PER_CLIENT, QUEUED, WAIT
         self.playouts: int | None = None
@@ -71,8 +72,6 @@ class Analyses:
     def get(self, record: dict, client: str = "", refused: str | None = None) -> dict:
         """The analysis of `record` (web/coach.analysis's) for `client` (its address); NotReady
         when it is not made yet (and why); the analysis's own exception if it failed."""
-        from doodlebox.web import coach
-
         if record.get("edition") in coach.UNANALYSED:
             return coach.analysis(record)          # says so at once: no search
         key = json.dumps([record, self.playouts], sort_keys=True)
@@ -117,11 +116,9 @@ class Analyses:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
         if self._pool is None:
-            import multiprocessing
 
             self._pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_in_the_process)
-        from doodlebox.web.coach import analysis
 
         job = _Job(client, self._pool.submit(analysis, record, self.playouts))
         self._jobs[key] = job

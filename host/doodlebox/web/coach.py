@@ -8,6 +8,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from doodlebox.coach import analysis as coach
+from doodlebox.errors import DoodleboxError
+from doodlebox.rules.games import read_record
+
 COLOURS = ("#1b6ac9", "#c93a1b", "#2a9d3a", "#8a3ac9", "#c98a1b")
 BIG = ("mistake", "blunder")    # the losses listed on the page
 UNANALYSED = ("deadly", "puzzle")   # editions the page's coach does not analyse (no search needed to say so)
@@ -21,9 +25,6 @@ def analysis(record: dict, playouts: int | None = None) -> dict:
     same chart. Made each time it is called: web/analyses.py keeps it."""
     if record.get("edition") in UNANALYSED:
         return {"analysed": False, "why": "the coach analyses the dice editions only"}
-    from doodlebox.coach import analysis as coach
-    from doodlebox.errors import DoodleboxError
-    from doodlebox.rules.games import read_record
 
     try:
         rec, game = read_record(record, "the record")

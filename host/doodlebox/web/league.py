@@ -12,6 +12,7 @@ import time
 from html import escape
 from typing import Any
 
+from doodlebox.history.games_view import game_name
 from doodlebox.web.pages import TAIL, esc, head
 
 LINE, BAND = "#1b6ac9", "#dbe7f6"       # the rating, and mu +- sigma
@@ -20,7 +21,7 @@ LINE, BAND = "#1b6ac9", "#dbe7f6"       # the rating, and mu +- sigma
 def ratings() -> Any:
     """doodlebox.history.league, or None when it cannot be imported (no league data yet)."""
     try:
-        from doodlebox.history import league
+        from doodlebox.history import league  # deferred: it needs openskill; without it the page has no league
     except ImportError:
         return None
     return league
@@ -91,7 +92,6 @@ def _date(when: float | str | None) -> str:
 
 
 def _edition(edition: str) -> str:
-    from doodlebox.history.games_view import game_name
 
     return game_name(edition)
 

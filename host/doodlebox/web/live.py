@@ -7,7 +7,10 @@ from __future__ import annotations
 import io
 import threading
 
+from PIL import Image
+
 from doodlebox.errors import InputError
+from doodlebox.virtual.screen import panel_lines
 
 BUTTONS = ("D0", "D1", "D2", "D3", "D4", "D5", "D6", "ROLL", "PASS", "MENU")
 PRESS_MS = 80        # a click is a press as a person makes it (bot.PRESS_MS)
@@ -21,7 +24,6 @@ class NoConsole(InputError):
 class Live:
     """`vc`: the virtual console (virtual/console.py), `link`: the LinkThread (logger/link_thread.py); either
     may be None, and both may be set after the server started."""
-
     def __init__(self, vc=None, link=None):
         self.vc = vc
         self.link = link
@@ -88,8 +90,6 @@ class Live:
 
 def _png(image: list[bytearray]) -> bytes:
     """The panel's landscape image (rows of 0 black / 1 white) as a PNG, each pixel 2x2."""
-    from PIL import Image
-
     height = len(image)
     width = len(image[0]) if image else 0
     picture = Image.frombytes("L", (width, height), b"".join(bytes(255 if p else 0 for p in row) for row in image))
@@ -100,8 +100,6 @@ def _png(image: list[bytearray]) -> bytes:
 
 def _text(vc) -> list[str]:
     try:
-        from doodlebox.virtual.screen import panel_lines
-
         return [str(line) for line in panel_lines(vc)]
     except Exception:     # the picture read as text is a help, never a reason for the page to fail
         return []

@@ -71,6 +71,7 @@ from waitress.server import TcpWSGIServer  # type: ignore[import-untyped]
 from waitress.task import ErrorTask, ThreadedTaskDispatcher  # type: ignore[import-untyped]
 
 from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.history.stats import TITLES
 from doodlebox.store import NoGame, StoreError
 from doodlebox.web import coach, league, pages
 from doodlebox.web.analyses import NotReady
@@ -114,7 +115,6 @@ _quiet.propagate = False
 
 class WebError(DoodleboxError):
     """An answer other than 200: its status and one line."""
-
     def __init__(self, status: int, text: str):
         super().__init__(text)
         self.status = status
@@ -126,7 +126,6 @@ class WebServer:
     if any. `token`: what a write must send (None: writes open on 127.0.0.1, none on the
     network). A port or an address that cannot be had is an InputError (one line, exit 2)
     naming the command's `option`."""
-
     def __init__(self, db: str | Path, port: int = 8765, live: Live | None = None, option: str = "--port",
                  host: str = ADDRESS, token: str | None = None):
         if not 0 <= port <= 65535:
@@ -340,7 +339,6 @@ class WebServer:
         the coach's paths need); WebError or NotReady for anything else than 200."""
         db, writes = self.where, self.writes
         if path == "/":
-            from doodlebox.history.stats import TITLES
 
             games = self.views.games()
             return _html(pages.index(db, games, self.live.console(), self.views.stats_text(), TITLES, writes))
@@ -409,7 +407,6 @@ class WebServer:
 class _ErrorTask(ErrorTask):
     """waitress's own answer to a request it cannot parse (400 for a Content-Length that is not
     digits, a bad request line, ...; 413, 431): text, with the page's headers too."""
-
     def execute(self) -> None:
         self.response_headers.extend(HEADERS.items())
         super().execute()
@@ -418,7 +415,6 @@ class _ErrorTask(ErrorTask):
 class _Channel(HTTPChannel):
     """waitress's connection, which notes when the request being read began (`began`, None
     between requests) so that _Server drops one not whole after TIMEOUT s."""
-
     error_task_class = _ErrorTask
     began: float | None = None
 
@@ -434,7 +430,6 @@ class _Channel(HTTPChannel):
 class _Server(TcpWSGIServer):
     """waitress's server on one socket, with _Channel's deadline (checked every cleanup_interval
     s, as waitress checks a silent connection against channel_timeout)."""
-
     channel_class = _Channel
 
     def maintenance(self, now: float) -> None:

@@ -28,8 +28,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.history import game_records, stats
+from doodlebox.history.games_view import game_name, summary
+from doodlebox.logger.printout import describe
 from doodlebox.rules.api import CHANCE, TERMINAL
+from doodlebox.rules.games import read_record
 from doodlebox.store import IMPORTED, Store, StoreError
+from doodlebox.store.postgres import shown
+from doodlebox.web import coach, league
 from doodlebox.web.analyses import Analyses
 
 RECENT = 8           # events of the live game listed on the page
@@ -47,7 +53,6 @@ def where(db: Path | str) -> str:
     """The database as the page names it: the file, or the URL without its password."""
     if isinstance(db, Path):
         return str(db)
-    from doodlebox.store.postgres import shown
 
     return shown(db)
 
@@ -79,7 +84,6 @@ class Replayed:
 class Views:
     """Reads the database `db` (a file, or a postgresql:// URL) for the pages; safe to call from
     any thread. `readonly`: the store opened read-only. close() at the end."""
-
     def __init__(self, db: Path | str, readonly: bool = False):
         self.db: Path | str = db if isinstance(db, str) and "://" in db else Path(db)
         self.readonly = readonly
@@ -115,7 +119,6 @@ class Views:
 
     @staticmethod
     def _record(store: Store, gid: int) -> tuple[dict | None, str]:
-        from doodlebox.history import game_records
 
         try:
             return game_records.record(store, gid), ""
@@ -124,8 +127,6 @@ class Views:
 
     def _replayed(self, record: dict | None, problem: str = "") -> Replayed:
         """A record replayed, from the cache while it is the same."""
-        from doodlebox.rules.games import read_record
-
         if record is None:
             return Replayed(None, problem=problem)
         key = json.dumps(record, sort_keys=True)
@@ -151,8 +152,6 @@ class Views:
         text) and standing (its word: game_records.status(), as every view's), winners (names:
         none unless its rules ended it), totals (None when the PC cannot score it: `error` says
         why), violations, rank (a finished solo game's)."""
-        from doodlebox.history import game_records
-
         none: list[dict] = []
         rows = self._read(game_records.games, none)
         return [_row(r) for r in reversed(rows)]
@@ -161,8 +160,6 @@ class Views:
     def game(self, gid: int) -> dict:
         """One game as games_view.summary gives it (table, rounds, violations_text, ...), with
         `sheets` (how many the page can draw) and `writable` (whether its names may be set)."""
-        from doodlebox.history.games_view import summary
-
         found = self._read(lambda s: (summary(s, gid), not s.readonly), None)
         if found is None:
             raise NotFound(f"no game {gid}: there is no database yet")
@@ -215,8 +212,6 @@ class Views:
 
     def coach_svg(self, gid: int, client: str = "", refused: str | None = None) -> bytes:
         """Game `gid`'s chart of expected final scores per turn (web/coach.py) as SVG bytes."""
-        from doodlebox.web import coach
-
         return coach.chart_svg(self.coach(gid, client, refused)).encode()
 
     def set_names(self, gid: int, names: list[str]) -> list[str]:
@@ -230,17 +225,12 @@ class Views:
     def standings(self) -> list[dict] | None:
         """Every edition's standings (web/league.standings); None without league data (no
         ratings module, or no database yet)."""
-        from doodlebox.web import league
-
         return self._read(league.standings, None)
 
     def player(self, person: int) -> dict:
         """Person `person`'s ratings and games per edition (web/league.player), each game of their
         history with its row as the games table shows it (`row`, None for a game not listed);
         NotFound for a person the league has not rated."""
-        from doodlebox.history import game_records
-        from doodlebox.web import league
-
         def read(store: Store) -> dict | None:
             found = league.player(store, person)
             if found is None:
@@ -262,8 +252,6 @@ class Views:
     def stats(self) -> tuple[str, Any]:
         """(what it was made of, stats.Stats) of the stored games, collected again only when a
         game has changed; ("", None) without games."""
-        from doodlebox.history import stats
-
         def read(store: Store) -> tuple[str, Any]:
             rows = store.games()
             if not rows:
@@ -276,15 +264,12 @@ class Views:
         return self._read(read, ("", None))
 
     def stats_text(self) -> str:
-        from doodlebox.history import stats
 
         found = self.stats()[1]
         return stats.text(found) if found is not None else ""
 
     def chart_png(self, which: str) -> bytes:
         """One chart of `doodlebox stats` (stats.PLOTS) as PNG bytes."""
-        from doodlebox.history import stats
-
         if which not in stats.PLOTS:
             raise NotFound(f"no chart {which!r} (charts: {', '.join(stats.PLOTS)})")
         key, found = self.stats()
@@ -305,10 +290,6 @@ class Views:
         """The console's game being played (the last one started, while its state is `playing`,
         and for SHOWN_AFTER_END seconds after it ended): its round, whose turn, scores, the
         round's dice and latest events, `state`; None when no game is being played."""
-        from doodlebox.history import game_records
-        from doodlebox.history.games_view import game_name
-        from doodlebox.logger.printout import describe
-
         def read(store: Store):
             rows = [r for r in store.games() if r.get("uid") != IMPORTED]
             row = rows[-1] if rows else None
@@ -352,7 +333,6 @@ class Views:
 
 
 def _row(r: dict) -> dict:
-    from doodlebox.history.games_view import game_name
 
     return {"id": r["id"], "edition": game_name(r["edition"]), "players": [str(n) for n in r["names"]],
             "date": str(r["date"] or ""), "status": str(r.get("status_text") or r["state"]),

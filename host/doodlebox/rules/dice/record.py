@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from doodlebox.rules.common import FORMAT, KnownFields, Reader, RecordError, Replay, StreamError, Violation, load_json
+from doodlebox.rules.datafiles import unknown_in_layout
 from doodlebox.rules.dice import layout as layouts
 from doodlebox.rules.dice.engine import CIRCLE, PASS, SCORING, Action, Game, IllegalAction, State, circle
 from doodlebox.rules.dice.layout import PIECES, Layout, LayoutError
@@ -97,7 +98,6 @@ def parse(data: Any, source: str = "record") -> Record:
     spec = data.get("layout", edition)
     try:
         if isinstance(spec, dict):
-            from doodlebox.rules.datafiles import unknown_in_layout
 
             unknown = unknown_in_layout(spec)
             if unknown:
@@ -142,7 +142,6 @@ def _face(reader: Reader, v: Any, where: str) -> int:
 
 class _Rounds:
     """Reads a record's rounds and their turns (parse(); Stream, one turn at a time)."""
-
     def __init__(self, reader: Reader, size: int, players: int):
         self.reader, self.size, self.players = reader, size, players
         self.whites = 3 if players == 1 else players + 1
@@ -239,7 +238,6 @@ def replay(rec: Record, offered: dict[str, list[int]] | None = None) -> Replay:
 class _Play:
     """A record's rounds played through the engine in order, one round or turn at a time
     (replay(); Stream as the record grows): a round begun closes the one before it."""
-
     def __init__(self, state: State, offered: dict[str, list[int]] | None = None):
         self.state = state
         self.offered = offered
@@ -308,7 +306,6 @@ class Stream:
     and plays it on the state kept, with the code replay(parse(data)) runs (_Rounds, _Play), so
     the two cannot disagree. A record changed in any other way is a StreamError: replay it
     whole, and start a new Stream if it is to grow again."""
-
     def __init__(self, data: dict, source: str = "record"):
         self.source = source
         self._start(data)
