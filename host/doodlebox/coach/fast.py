@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
+from typing import Any, NamedTuple
 
 from doodlebox.coach.policy import Plan, PlanPolicy, Weights, side_value, square_reach
 from doodlebox.coach.sim import _OPP, CIRCLE, ROLL, START, TURN, Rules, Sim, action, move_of
@@ -15,7 +16,10 @@ from doodlebox.rules.dice import engine as dice
 
 
 class _Net:
-    """policy._Net on plain lists (the same roads, in the same order)."""
+    """policy._Net on plain lists (the same roads, in the same order). Its flood fill is policy._Net's
+    written again on purpose over the Sim's flat arrays: this is the playouts' inner loop, and a
+    shared one would cost it a call per square (tests/test_coach.py holds the two to the same moves
+    and scores, as coach/sim.py, a speed cache of the rules, is held to the engine)."""
     __slots__ = ("ends", "est", "facing", "grouped", "houses", "length", "members", "part", "pieces", "seg")
 
     def __init__(self, r: Rules, pieces: list[int], crossed: list[int]):
@@ -131,6 +135,26 @@ def group_gain(r: Rules, net: _Net, i: int, joined: tuple[int, ...] | list[int])
     return gain
 
 
+class Context(NamedTuple):
+    """A turn's position as FastPlan values its moves: the roads' net, the estimate before any move,
+    the sheet's template, its levels and the best, how many at the best, the share of road squares
+    still empty, what a tree costs, the shops left, what keeping the best hotel and shop value is
+    worth, and whether the game may end this round."""
+
+    net: _Net
+    base: float
+    t: Any
+    lv: list
+    best: int
+    at_best: int
+    share: float
+    tree: float
+    shops_left: int
+    keep_h: float
+    keep_s: float
+    may_end: bool
+
+
 class FastPlan:
     """PlanPolicy's choice on a Sim (the same scores, summed in the same order)."""
 
@@ -173,26 +197,31 @@ class FastPlan:
         scores = self.scores(sim, legal)
         return legal[scores.index(max(scores))]
 
+    def context(self, sim: Sim) -> Context:
+        """What every move of a turn is valued against (scores(); LinearPlan's features())."""
+        r = sim.r
+        pieces = sim.pieces
+        net = _Net(r, pieces, sim.crossed)
+        hot, shp = sim.hot, sim.shp
+        t = r.tmpl
+        lv = t.levels(pieces)
+        best = next((x for x, y in enumerate(lv) if y), len(lv))
+        empty = sum(1 for i in range(r.size) if not r.house[i] and not pieces[i])
+        share = empty / r.road_squares
+        keep = self.w.keep
+        return Context(net, self._estimate(r, net, hot, shp, sim.owned), t, lv, best,
+                       lv[best].bit_count() if best < len(lv) else 1, share,
+                       self._tree_cost(sim.trees, r.trees, share), sum(1 for i in r.shops_sq if not pieces[i]),
+                       keep * self._best_later(r.hotel_values, hot, r.end_hotel) * share,
+                       keep * self._best_later(r.shop_values, shp, r.end_shop) * share,
+                       sum(1 for i in r.empty_scoring if not pieces[i]) <= 1)
+
     def scores(self, sim: Sim, legal: list[tuple[int, int, int]]) -> list[float]:
         r = sim.r
         w = self.w
         k = self.k
-        pieces = sim.pieces
-        crossed = sim.crossed
-        net = _Net(r, pieces, crossed)
+        net, base, t, lv, best, count, _, tree, shops_left, keep_h, keep_s, may_end = self.context(sim)
         hot, shp, owned = sim.hot, sim.shp, sim.owned
-        base = self._estimate(r, net, hot, shp, owned)
-        t = r.tmpl
-        lv = t.levels(pieces)
-        best = next((x for x, y in enumerate(lv) if y), len(lv))
-        count = lv[best].bit_count() if best < len(lv) else 1
-        empty = sum(1 for i in range(r.size) if not r.house[i] and not pieces[i])
-        share = empty / r.road_squares
-        tree = self._tree_cost(sim.trees, r.trees, share)
-        shops_left = sum(1 for i in r.shops_sq if not pieces[i])
-        keep_h = w.keep * self._best_later(r.hotel_values, hot, r.end_hotel) * share
-        keep_s = w.keep * self._best_later(r.shop_values, shp, r.end_shop) * share
-        may_end = sum(1 for i in r.empty_scoring if not pieces[i]) <= 1
         white = sim.white
         memo: dict[tuple[int, int], float] = {}
         out = []
@@ -251,31 +280,35 @@ class FastPlan:
         hot, shp, owned = sim.hot, sim.shp, sim.owned
         if r.scoring[i]:
             hotel = r.hotel[i]
-            worth = merged[0] if hotel else merged[1]     # the road's squares, or its houses crossed
-            values, used = (r.hotel_values, hot) if hotel else (r.shop_values, shp)
-            free = [v for v in values if v <= worth and v not in used]
-            now = 0.0
-            if free:
-                v = free[-1]
-                if v == (r.end_hotel if hotel else r.end_shop) and len(free) > 1 and not may_end:
-                    v = free[-2]
-                now = v
-                if not hotel and r.bonuses:
-                    bonus = [x for x in r.bonuses if x <= v and x not in owned]
-                    if bonus:
-                        now = v + bonus[-1]
+            now, hot, shp, owned = self._circled(r, hotel, merged, hot, shp, owned, may_end)
             s += now - k.keep * (keep_h if hotel else keep_s)
-            if free:
-                if hotel:
-                    hot = hot + [free[-1]]
-                else:
-                    shp = shp + [free[-1]]
-                    bonus = [x for x in r.bonuses if x <= free[-1] and x not in owned]
-                    if bonus:
-                        owned = owned | {bonus[-1]}
         s += k.later * (self._estimate(r, net, hot, shp, owned, i, jt, merged) - base)
         s += w.group * group_gain(r, net, i, joined)
         return s
+
+    @staticmethod
+    def _circled(r: Rules, hotel: bool, merged: tuple, hot: list[int], shp: list[int], owned: set[int],
+                 may_end: bool) -> tuple[float, list[int], list[int], set[int]]:
+        """A drawing that completes a hotel's (else a shop's) road, `merged` its squares and houses
+        crossed: the points circled now (the best free value, kept off the end value while the game
+        may go on, a shop's bonus with it), and the values and bonuses used after it."""
+        worth = merged[0] if hotel else merged[1]     # the road's squares, or its houses crossed
+        values, used = (r.hotel_values, hot) if hotel else (r.shop_values, shp)
+        free = [v for v in values if v <= worth and v not in used]
+        if not free:
+            return 0.0, hot, shp, owned
+        v = free[-1]
+        if v == (r.end_hotel if hotel else r.end_shop) and len(free) > 1 and not may_end:
+            v = free[-2]
+        now = float(v)
+        if not hotel and r.bonuses:
+            bonus = [x for x in r.bonuses if x <= v and x not in owned]
+            if bonus:
+                now = float(v + bonus[-1])
+        if hotel:
+            return now, hot + [free[-1]], shp, owned
+        bonus = [x for x in r.bonuses if x <= free[-1] and x not in owned]
+        return now, hot, shp + [free[-1]], owned | {bonus[-1]} if bonus else owned
 
     def _estimate(self, r: Rules, net: _Net, hot: list[int], shp: list[int], owned: set[int],
                   drawn: int = -1, joined: tuple[int, ...] = (), merged: tuple | None = None,

@@ -65,22 +65,8 @@ class LinearPlan(FastPlan):
 
     def features(self, sim: Sim, legal: list[tuple[int, int, int]]) -> list[list[float]]:
         r = sim.r
-        w = self.w
-        pieces = sim.pieces
-        net = _Net(r, pieces, sim.crossed)
+        net, base, t, lv, best, count, share, tree, shops_left, keep_h, keep_s, may_end = self.context(sim)
         hot, shp, owned = sim.hot, sim.shp, sim.owned
-        base = self._estimate(r, net, hot, shp, owned)
-        t = r.tmpl
-        lv = t.levels(pieces)
-        best = next((x for x, y in enumerate(lv) if y), len(lv))
-        count = lv[best].bit_count() if best < len(lv) else 1
-        empty = sum(1 for i in range(r.size) if not r.house[i] and not pieces[i])
-        share = empty / r.road_squares
-        tree = self._tree_cost(sim.trees, r.trees, share)
-        shops_left = sum(1 for i in r.shops_sq if not pieces[i])
-        keep_h = w.keep * self._best_later(r.hotel_values, hot, r.end_hotel) * share
-        keep_s = w.keep * self._best_later(r.shop_values, shp, r.end_shop) * share
-        may_end = sum(1 for i in r.empty_scoring if not pieces[i]) <= 1
         white = sim.white
         memo: dict[tuple[int, int], list[float]] = {}
         out = []
@@ -136,26 +122,7 @@ class LinearPlan(FastPlan):
         hot, shp, owned = sim.hot, sim.shp, sim.owned
         if r.scoring[i]:
             hotel = r.hotel[i]
-            worth = merged[0] if hotel else merged[1]
-            values, used = (r.hotel_values, hot) if hotel else (r.shop_values, shp)
-            free = [v for v in values if v <= worth and v not in used]
-            now = 0
-            if free:
-                v = free[-1]
-                if v == (r.end_hotel if hotel else r.end_shop) and len(free) > 1 and not may_end:
-                    v = free[-2]
-                now = v
-                if not hotel and r.bonuses:
-                    bonus = [x for x in r.bonuses if x <= v and x not in owned]
-                    if bonus:
-                        now = v + bonus[-1]
-                if hotel:
-                    hot = hot + [free[-1]]
-                else:
-                    shp = shp + [free[-1]]
-                    bonus = [x for x in r.bonuses if x <= free[-1] and x not in owned]
-                    if bonus:
-                        owned = owned | {bonus[-1]}
+            now, hot, shp, owned = self._circled(r, hotel, merged, hot, shp, owned, may_end)
             phi[9] = now
             phi[10] = -(keep_h if hotel else keep_s)
             phi[12 if hotel else 13] = 1.0

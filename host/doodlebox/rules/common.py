@@ -137,6 +137,19 @@ class Reader:
             if k not in known:
                 raise self.bad(f"{where}.{k}" if where else k, unknown_field(k, known, where))
 
+    def head(self, data: Any, fields: Collection[str], edition: str | None = None) -> dict:
+        """The record's top as every reader checks it first: a JSON object of this `FORMAT`, with
+        no field but `fields` (checked before the edition: a misspelt "edition" is named as such),
+        and, for a reader of one game, `edition` its edition."""
+        if not isinstance(data, dict):
+            raise self.bad("record", "is not a JSON object")
+        if data.get("format") != FORMAT:
+            raise self.bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
+        self.refuse_unknown(data, fields)
+        if edition is not None and data.get("edition") != edition:
+            raise self.bad("edition", f"{data.get('edition')!r} is not {edition!r}")
+        return data
+
     def objects(self, v: Any, where: str) -> Iterator[tuple[str, dict]]:
         """(place, object) for each item of a list that must hold objects."""
         if not isinstance(v, list):

@@ -90,13 +90,7 @@ def parse(data: Any, source: str = "record") -> Record:
     reader = Reader(source)
     bad = reader.bad
 
-    if not isinstance(data, dict):
-        raise bad("record", "is not a JSON object")
-    if data.get("format") != FORMAT:
-        raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
-    reader.refuse_unknown(data, FIELDS[""])   # (first: a misspelt "edition" is named as such)
-    if data.get("edition") != EDITION:
-        raise bad("edition", f"{data.get('edition')!r} is not {EDITION!r}")
+    data = reader.head(data, FIELDS[""], EDITION)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise bad("players", "is not a list of names")

@@ -76,11 +76,7 @@ def parse(data: Any, source: str = "record") -> Record:
     reader = Reader(source)
     bad, objects = reader.bad, reader.objects
 
-    if not isinstance(data, dict):
-        raise bad("record", "is not a JSON object")
-    if data.get("format") != FORMAT:
-        raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
-    reader.refuse_unknown(data, FIELDS[""])
+    data = reader.head(data, FIELDS[""])
     edition = data.get("edition")
     if not isinstance(edition, str):
         raise bad("edition", f"{edition!r} is not an edition name")

@@ -71,13 +71,7 @@ def parse(data: Any, source: str = "record") -> Record:
     reader = Reader(source)
     bad = reader.bad
 
-    if not isinstance(data, dict):
-        raise bad("record", "is not a JSON object")
-    if data.get("format") != FORMAT:
-        raise bad("format", f"{data.get('format')!r} is not {FORMAT!r}")
-    reader.refuse_unknown(data, FIELDS[""])   # (first: a misspelt "edition" is named as such)
-    if data.get("edition") != E.EDITION:
-        raise bad("edition", f"{data.get('edition')!r} is not {E.EDITION!r}")
+    data = reader.head(data, FIELDS[""], E.EDITION)
     variant = data.get("variant", "")
     if not (isinstance(variant, str) or (isinstance(variant, list) and all(isinstance(v, str) for v in variant))):
         raise bad("variant", f"{variant!r} is not a variant name ({VARIANT.known()})")
