@@ -6,38 +6,9 @@ from __future__ import annotations
 import json
 import os
 import random
-import zlib
 from pathlib import Path
 
-# A journal record (docs/journal.md, "Records"), read here by the format, not by the firmware's
-# code: 0xA5, the payload's length n (2 bytes, 1..480), boot (4), s (4), the payload, and the
-# CRC-32 of the 10 bytes after 0xA5 and the payload (4), all little-endian.
-MARK, HEAD_BYTES, TAIL_BYTES, MAX_PAYLOAD = 0xA5, 11, 4, 480
-SEGMENT_SUFFIX = ".seg"
-
-
-def read_record(data: bytes, at: int) -> tuple[int, int, int, int, int] | None:
-    """The whole record at `at`: (boot, s, payload start, payload end, next), else None."""
-    if at + HEAD_BYTES + TAIL_BYTES > len(data) or data[at] != MARK:
-        return None
-    n = int.from_bytes(data[at + 1:at + 3], "little")
-    end = at + HEAD_BYTES + n
-    if not 0 < n <= MAX_PAYLOAD or end + TAIL_BYTES > len(data):
-        return None
-    if zlib.crc32(data[at + 1:end]) != int.from_bytes(data[end:end + TAIL_BYTES], "little"):
-        return None
-    return (int.from_bytes(data[at + 3:at + 7], "little"), int.from_bytes(data[at + 7:at + 11], "little"),
-            at + HEAD_BYTES, end, end + TAIL_BYTES)
-
-
-def read_records(data: bytes) -> list[tuple[int, int, int, int, int]]:
-    """The whole records of a segment from its start, to the first that is not whole."""
-    out = []
-    at = 0
-    while (r := read_record(data, at)) is not None:
-        out.append(r)
-        at = r[4]
-    return out
+from journal_bytes import MARK, SEGMENT_SUFFIX, record
 
 
 def canonical(text: str | bytes) -> str:
@@ -78,10 +49,10 @@ class Watch:
                 known = [st.st_ino, b"", 0]    # a new file (a number used again)
             at = known[2]
             while at < len(data):
-                r = read_record(data, at)
+                r = record(data, at)
                 if r is None:                 # a torn or damaged part (or one being written):
                     at = data.find(MARK, at + 1)      # a whole record after it is whole all the same
-                    while at >= 0 and read_record(data, at) is None:
+                    while at >= 0 and record(data, at) is None:
                         at = data.find(MARK, at + 1)
                     if at < 0:
                         break

@@ -23,7 +23,6 @@ journal/*.seg, journal/acked if any), not the firmware's files nor lib/.
 from __future__ import annotations
 
 import argparse
-import binascii
 import json
 import os
 import queue
@@ -35,25 +34,12 @@ import threading
 import time
 from pathlib import Path
 
-HEAD, TAIL = 11, 4
+from journal_bytes import records
 
 
 def read_records(data: bytes) -> list[tuple[int, int, dict, int]]:
     """The whole records of a segment's bytes (docs/journal.md, Records): (boot, s, event, end)."""
-    out = []
-    at = 0
-    while at + HEAD + TAIL <= len(data) and data[at] == 0xA5:
-        n = int.from_bytes(data[at + 1:at + 3], "little")
-        end = at + HEAD + n
-        if not 0 < n <= 480 or end + TAIL > len(data):
-            break
-        if binascii.crc32(data[at + 1:end]) != int.from_bytes(data[end:end + TAIL], "little"):
-            break
-        boot = int.from_bytes(data[at + 3:at + 7], "little")
-        s = int.from_bytes(data[at + 7:at + 11], "little")
-        out.append((boot, s, json.loads(data[at + HEAD:end]), end + TAIL))
-        at = end + TAIL
-    return out
+    return [(boot, s, json.loads(data[start:end]), nxt) for boot, s, start, end, nxt in records(data)]
 
 
 class FlashEvents:

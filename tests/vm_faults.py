@@ -59,7 +59,7 @@ for _p in (ROOT / "host", ROOT / "firmware", ROOT / "tests"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from flash_watch import HEAD_BYTES, SEGMENT_SUFFIX, read_records  # noqa: E402
+from journal_bytes import HEAD, SEGMENT_SUFFIX, records  # noqa: E402
 from pc_tally import invalid_games, tally  # noqa: E402
 
 # the harness (tests/vm_bench.py); compiled_once and HEAP are vm_faults' names as ever
@@ -102,7 +102,7 @@ def spoil(flash: Path, how: str) -> None:
     one stored that was never written)."""
     seg = sorted((flash / "journal").glob("*" + SEGMENT_SUFFIX))[0]
     data = bytearray(seg.read_bytes())
-    recs = read_records(bytes(data))
+    recs = records(bytes(data))
     for one in how.split(","):
         if one == "drop":
             data[recs[-1][3]] ^= 0xFF
@@ -110,7 +110,7 @@ def spoil(flash: Path, how: str) -> None:
             _, _, a, end, _ = recs[2]
             at = next(i for i in range(a, end) if 48 <= data[i] <= 56)
             data[at] += 1
-            data[end:end + 4] = zlib.crc32(bytes(data[a - HEAD_BYTES + 1:end])).to_bytes(4, "little")
+            data[end:end + 4] = zlib.crc32(bytes(data[a - HEAD + 1:end])).to_bytes(4, "little")
         else:
             raise ValueError(one)
     seg.write_bytes(bytes(data))
