@@ -32,34 +32,34 @@ demo: $(READY)               ## a 3-player Doodle City game played by the bot th
 test: $(READY) $(STUBS) browser postgres   ## every test, two at a time (pytest-xdist, a test file per worker: JOBS=1 one at a time)
 	$(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder,-p no:xdist)
 
-quick: $(READY)              ## the fast unit tests of every area, for the edit loop (~30 s): no VM, pty, browser, demo or process of its own (tests/conftest.py's SLOW)
+quick: $(READY)              ## the fast unit tests of every area, for the edit loop (~30 s): no VM, pty, browser, demo or process of its own (every test not marked slow)
 	$(PY) -m pytest -m "not slow" -q -n 2
 
-browser:                     ## Debian's chromium and chromedriver for tests/test_web.py, installed if missing (part of make test)
+browser:                     ## Debian's chromium and chromedriver for tests/web/test_web.py, installed if missing (part of make test)
 	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
-	  echo "installing Debian's chromium and chromium-driver (as root, else with sudo) for tests/test_web.py"; \
+	  echo "installing Debian's chromium and chromium-driver (as root, else with sudo) for tests/web/test_web.py"; \
 	  log=$$(mktemp); \
 	  { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	    --no-install-recommends chromium chromium-driver; } >"$$log" 2>&1 \
-	  || { tail -n 5 "$$log"; echo "could not install chromium: every other test runs; tests/test_web.py will fail"; }; \
+	  || { tail -n 5 "$$log"; echo "could not install chromium: every other test runs; tests/web/test_web.py will fail"; }; \
 	  rm -f "$$log"; \
 	fi
 
-postgres:                    ## Debian's postgresql (initdb, pg_ctl) for tests/test_store_postgres.py, installed if missing (part of make test)
+postgres:                    ## Debian's postgresql (initdb, pg_ctl) for tests/store/test_store_postgres.py, installed if missing (part of make test)
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-	  echo "installing Debian's postgresql (as root, else with sudo) for tests/test_store_postgres.py"; \
+	  echo "installing Debian's postgresql (as root, else with sudo) for tests/store/test_store_postgres.py"; \
 	  log=$$(mktemp); \
 	  { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	    --no-install-recommends postgresql; } >"$$log" 2>&1 \
-	  || { tail -n 5 "$$log"; echo "could not install postgresql: every other test runs; tests/test_store_postgres.py will fail"; }; \
+	  || { tail -n 5 "$$log"; echo "could not install postgresql: every other test runs; tests/store/test_store_postgres.py will fail"; }; \
 	  rm -f "$$log"; \
 	fi
 
 bench: $(READY)              ## figures: firmware heap in the 192K VM, cost per button event, host events/s
-	$(PY) tests/bench.py
+	$(PY) tests/tools/bench.py
 
 faults: $(READY) postgres    ## fault injection: logger killed, cable pulled or noisy, late attach, fuzzed frames, database locked/full/read-only, power cut, sync into a league (SQLite, PostgreSQL)
-	$(PY) tests/faults.py
+	$(PY) tests/tools/faults.py
 
 flash: $(READY)              ## compile the firmware with mpy-cross and copy it with mpremote: make flash PORT=/dev/ttyACM0
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0   (list boards: $(VENV)/bin/mpremote devs)"; exit 2; }

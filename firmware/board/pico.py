@@ -1,7 +1,6 @@
 # doodlebox Pico board: builds buttons, LED dice, buzzer, e-paper and USB from board/pins.py.
 import binascii
 import random
-import sys
 
 import machine
 import neopixel
@@ -13,6 +12,7 @@ from board.leds import LedDice
 from board.panel import Panel
 from board.ssd1680 import SSD1680
 from board.usb import Usb
+from doodle import drop
 
 Pin = machine.Pin
 
@@ -53,9 +53,9 @@ class Board:
         self.boot, self.boot_saved, self.boot_damaged = bootnum.next_boot(self.flash)
         self.uid = bootnum.console_id(self.flash, binascii.hexlify(machine.unique_id()).decode(), self.boot == 1,
                                       random)
-        _drop("doodle", "bootnum")   # let go (the journal loads it again only to retry) ...
-        _drop("doodle", "flashlog")  # ... with the journal's reading, which it loaded
-        _drop("board", "pins")
+        drop("bootnum", "doodle")   # let go (the journal loads it again only to retry) ...
+        drop("flashlog", "doodle")  # ... with the journal's reading, which it loaded
+        drop("pins", "board")
         self.rand = rand
 
     def held(self, name):
@@ -67,13 +67,5 @@ class Board:
         for n, gp in pins.BUTTONS:
             if n == name:
                 down = Pin(gp, Pin.IN, Pin.PULL_UP).value() == 0
-        _drop("board", "pins")
+        drop("pins", "board")
         return down
-
-
-def _drop(pkg, name):
-    """Let module pkg.name go: once nothing else holds it, the next collection frees it."""
-    sys.modules.pop(pkg + "." + name, None)
-    m = sys.modules.get(pkg)
-    if m is not None and hasattr(m, name):
-        delattr(m, name)

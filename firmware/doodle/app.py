@@ -1,18 +1,18 @@
 # doodlebox app: buttons and serial in; dice, tones, screen and frames out. No hardware here.
 # Three screens, each with the modules it needs loaded only while it is shown (RAM): the lobby
 # (doodle/lobby.py), a game and the final table. Every game is played through one interface
-# (docs/console-deadly-puzzle.md, "A game module"): a dice edition is doodle/rounds.py, view.py
-# and the edition's data, then doodle/final.py; Deadly Doodles and Doodle Puzzle are
+# (docs/console-deadly-puzzle.md, "A game module"): a dice edition is doodle/rounds.py, rounds_view.py
+# and the edition's data, then doodle/rounds_final.py; Deadly Doodles and Doodle Puzzle are
 # doodle/<game>.py and <game>_view.py. The app knows no game by name. The PC's scores; the
 # journal on flash (doodle/journal.py), and the game it holds unfinished resumed at power-up
-# (doodle/powerup.py). The panel's texts are doodle/reasons.py. A game is begun and closed by
-# doodle/gamestep.py. A hint (MENU+PASS, with hints on) is doodle/hint.py. These are loaded when
+# (doodle/app_powerup.py). The panel's texts are doodle/reasons.py. A game is begun and closed by
+# doodle/app_game.py. A hint (MENU+PASS, with hints on) is doodle/app_hint.py. These are loaded when
 # needed and let go after.
 import sys
 
 from micropython import const
 
-from doodle import link
+from doodle import drop, link, load
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
@@ -20,19 +20,6 @@ FW_VERSION = "0.8.1"
 NOTICE_MS = const(3000)
 _BOT_PACE_MS = const(2500)   # a PC's seat's move is shown this long before the next one is asked
 _LINK_TIMEOUT_MS = const(5000)
-
-
-def _module(name):
-    """doodle.<name>, loaded now if it is not."""
-    return __import__("doodle." + name, None, None, ("x",))
-
-
-def _drop(name):
-    """Let doodle.<name> go: once nothing else holds it, the next collection frees it."""
-    sys.modules.pop("doodle." + name, None)
-    pkg = sys.modules.get("doodle")
-    if pkg is not None and hasattr(pkg, name):
-        delattr(pkg, name)
 
 
 class App:
@@ -82,8 +69,8 @@ class App:
         self._link = [-1, -1, ""]  # type: list  # (link up, events held, the line): link_line()'s cache
         self.collect_wanted = False   # a heavy step waits for a collection at the top level
         self._after = None            # ... this one ("start", "close" or "final")
-        self._bot = [-1, 0]           # the PC's seats (doodle/bot.py): the turn asked for, when shown
-        _module("lobby").load(self, store)
+        self._bot = [-1, 0]           # the PC's seats (doodle/app_seats.py): the turn asked for, when shown
+        load("lobby").load(self, store)
         for k in sys.modules:      # (a loop: a comprehension's code would stay, RAM)
             if k.startswith("doodle.") and k != "doodle.lobby":
                 self._base.append(k)
@@ -102,7 +89,7 @@ class App:
         if self._after is not None:
             return "notnow"      # a screen is being changed (until the next collection)
         if g is None:
-            why = _module("lobby").button(self, name)
+            why = load("lobby").button(self, name)
             if why == "start":
                 if self.journal.full():
                     return self._refuse("full", now)
@@ -114,7 +101,7 @@ class App:
                 g.end()
                 self._ended()
             elif name == "MENU+PASS":   # the chord (MENU held, then PASS): a hint, if on
-                _module("hint").ask(self, now)
+                load("app_hint").ask(self, now)
             return None
         if g.over():
             if name == "ROLL":
@@ -161,9 +148,9 @@ class App:
             elif t == "score":
                 self._pc_score(msg)
             elif t == "hint":
-                _module("hint").got(self, msg, now)
+                load("app_hint").got(self, msg, now)
             elif t == "bot":
-                _module("bot").got(self, msg, now)
+                load("app_seats").got(self, msg, now)
             else:
                 self._tx.append(link.encode({"t": "err", "why": "unexpected " + str(t)[:32]}))
 
@@ -173,7 +160,7 @@ class App:
         if self._notice_until and now >= self._notice_until:
             self._notice_until = 0
             if self._told == "hint?" or self._told == "bot?":   # the PC did not answer in time
-                _module(self._told[:-1]).late(self, now)
+                load("app_hint" if self._told == "hint?" else "app_seats").late(self, now)
             else:
                 self.notice = self._told = ""
                 self.screen_rev += 1
@@ -188,13 +175,13 @@ class App:
             self._heard(g)
             if not over and g.over():
                 self._ended()
-            k = self.opts.get("pc")     # the PC's seats: the last k (doodle/bot.py), asked for once the
+            k = self.opts.get("pc")     # the PC's seats: the last k (doodle/app_seats.py), asked for once the
             j = self.journal            # PC holds the turn before (every event of this boot acknowledged)
             if k and g.claiming() and g.current() >= g.players - k and self._after is None and not self.confirm_end:
                 b = self._bot
                 if (b[0] != g.version * 2 + (1 if up else 0) and (not up or j.first() == j.next)
                         and (self._told != "bot" or now - b[1] >= _BOT_PACE_MS)):
-                    _module("bot").ask(self, now)
+                    load("app_seats").ask(self, now)
         j = self.journal
         if not j.boot_saved and not j.loading:   # nothing is written or sent meanwhile
             j.save_boot(now)
@@ -210,8 +197,8 @@ class App:
         """Say `why` on the panel (its text read once while it stays) for NOTICE_MS more."""
         if self._told != why:
             self._told = why
-            self.notice = _module("reasons").TEXT.get(why, why)   # (loaded for it and let go)
-            _drop("reasons")
+            self.notice = load("reasons").TEXT.get(why, why)   # (loaded for it and let go)
+            drop("reasons")
             self.screen_rev += 1
         self._notice_until = now + NOTICE_MS
 
@@ -232,16 +219,16 @@ class App:
         """The screen's lines; built again only when something on it changed."""
         if self._screen_at == self.screen_rev:
             return self._screen
-        if self._told == "hint?":      # a hint awaited (doodle/hint.py): its answer is the next picture
+        if self._told == "hint?":      # a hint awaited (doodle/app_hint.py): its answer is the next picture
             return self._screen
         self._screen_at = self.screen_rev
         g = self.game
         if g is None:
-            lines = _module("lobby").screen(self, self.link_line())
+            lines = load("lobby").screen(self, self.link_line())
         elif g.over() and self._after is None:
-            lines = _module(g.FINAL).final(g, self.pc)
+            lines = load(g.FINAL).final(g, self.pc)
         else:
-            lines = _module(g.VIEW).game(g, "End game? ROLL: yes, another button: no" if self.confirm_end
+            lines = load(g.VIEW).game(g, "End game? ROLL: yes, another button: no" if self.confirm_end
                                          else self.notice, self.pc, self.link_line())
         if (g is not None or self._title is not None) and lines[0] != self._title:
             self.full_screen = True   # a game's new title: a round, the game begun or over
@@ -301,23 +288,23 @@ class App:
         self._after = None
         self.screen_rev += 1
         if step == "start":
-            _module("gamestep").start(self)
-            _drop("gamestep")
+            load("app_game").start(self)
+            drop("app_game")
         elif step == "load":
             self.journal.load_step()
             self._loaded()
         elif step == "resume":
-            _module("powerup").resume(self)
-            _drop("powerup")
-            _drop("gamestep")
+            load("app_powerup").resume(self)
+            drop("app_powerup")
+            drop("app_game")
         elif step == "close":
-            _module("gamestep").close(self)
-            _drop("gamestep")
+            load("app_game").close(self)
+            drop("app_game")
         else:                       # "final": the game's screen is done with, its final table in
             g = self.game
             if g is not None and g.FINAL != g.VIEW:
-                _drop(g.VIEW)
-                _module(g.FINAL)
+                drop(g.VIEW)
+                load(g.FINAL)
 
     # -- a game: begun, played, ended ---------------------------------------------------
     def _loaded(self):
@@ -329,8 +316,8 @@ class App:
             self._later("load")
             return
         if j.damaged or j.odd or self._boot_damaged:
-            _module("powerup").damage(self, j)
-            _drop("powerup")
+            load("app_powerup").damage(self, j)
+            drop("app_powerup")
         self._greet()
         if j.open_game is not None and self.game is None:
             self._later("resume")

@@ -4,9 +4,10 @@
 # rulings D1..D15) with its rule ids; PASS to end a player's round; the eight counts of the
 # scoring section in tallies; the totals. Loaded only during a game of Deadly Doodles, with the
 # data of the map side played (doodle/deadly_a.py or deadly_b.py, generated).
-import sys
 
 from micropython import const
+
+from doodle import drop, load
 
 ED = "deadly"
 ROUNDS = const(7)
@@ -97,17 +98,13 @@ def ends_mask(text):
 
 def _data(side):
     """The generated module of a map side, not kept in sys.modules: it goes with the game."""
-    name = "deadly_" + side
-    mod = __import__("doodle." + name, None, None, ("x",))
-    sys.modules.pop("doodle." + name, None)
-    pkg = sys.modules.get("doodle")
-    if pkg is not None and hasattr(pkg, name):
-        delattr(pkg, name)
+    mod = load("deadly_" + side)
+    drop("deadly_" + side)
     return mod
 
 
 def begin(app, opts, emit):
-    """A game of the lobby's choice (doodle/gamestep.py)."""
+    """A game of the lobby's choice (doodle/app_game.py)."""
     return Game(app.players, opts, app.games, emit, app.rand, app.now)
 
 
@@ -126,6 +123,7 @@ class Game:
         if side not in ("a", "b"):
             side = "a"
         self.full = opts.get("rec", "full") == "full"   # else tallies ("tally", "tallies")
+        self.pc = None            # the PC's scores being shown (doodle/deadly_view.py)
         d = _data(side)
         self.side = side
         self.passages = d.PASSAGES

@@ -1,5 +1,7 @@
 # doodlebox Deadly Doodles after a power cut: a game's events read back from the journal
 # applied again (docs/journal.md); doodle/deadly.py loads this only for a game resumed (RAM).
+# owner Game (doodle/deadly.py) as g: _begin, _done, _drawn, _tallied, boards, card, card_id,
+#   drawn, emit, ending, kind, left, n, passed, phase, player, round, tallies, tones
 from doodle.deadly import CARD, DEAL, OVER, TALLY, TRAP, TURN, X, ends_mask, room_index
 from doodle.link import quiet
 

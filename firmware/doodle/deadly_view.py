@@ -2,6 +2,9 @@
 # cards as pictures (a "%" line, drawn by board/panel.py), whose turn it is and what to enter
 # next, the scores; at the end, the final table. Title first, then at most 12 lines of at most
 # 37 characters (a "%" line takes the room of 4). Loaded only during a game of Deadly Doodles.
+# owner Game (doodle/deadly.py) as g: card, col, count_range, drawn, ending, faces, full, high,
+#   item, kind, left_to_draw, lines, n, num, number, pc, phase, player, players, points, round,
+#   row, scored, shape, side, solo, version
 from doodle import deadly
 
 _lines = []  # type: list[str]  # the screen's lines, one list filled again each time (the panel copies it)

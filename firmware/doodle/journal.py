@@ -4,11 +4,10 @@
 # them again after a timeout. `flash` is the board's files (board/flash.py); without one the
 # records live in RAM (flashlog.RamFlash). A record's bytes are doodle/flashrec.py; what is done
 # rarely is in doodle/journal_load.py (power-up) and doodle/journal_more.py, loaded for it (RAM).
-import sys
 
 from micropython import const
 
-from doodle import flashrec, link
+from doodle import drop, flashrec, link, load
 
 # (the names with a leading _ are const(): mpy-cross puts their values where they are used, so
 # they cost no global and no interned name; the others are read by other modules and tests)
@@ -82,7 +81,7 @@ class Journal:
         self._page = bytearray(flashrec.PAGE)  # type: bytearray | None  # segments read through it while loading
         self._top = 0                 # the highest segment number (new ones are numbered after it)
         self._todo = []  # type: list[int]  # segments still to be read (load_step)
-        _loader().begin(self)   # journal/acked read, the segments listed
+        load("journal_load").begin(self)   # journal/acked read, the segments listed
         if self._todo:
             self._top = self._todo[-1]
         self.loading = True       # the segments are read by load_step, one per collection
@@ -387,7 +386,7 @@ class Journal:
         """Read one more segment of what the flash holds (one at a time, a collection between
         them). Returns True while more are to be read; once all are, `open_game` is known, the
         damage found is in `damaged` and the events held are sent at the next `hi`."""
-        more = _loader().step(self)
+        more = load("journal_load").step(self)
         if not more:
             _unload()
         return more
@@ -395,17 +394,13 @@ class Journal:
     def replay(self, parts, apply):
         """Call apply(event) for each event of a game's parts ([[boot, first, last], ...]), in
         order, read back from flash (docs/journal.md, power-up)."""
-        _loader().replay(self, parts, apply)
+        load("journal_load").replay(self, parts, apply)
         _unload()
-
-
-def _loader():
-    return __import__("doodle.journal_load", None, None, ("x",))
 
 
 def _rare(name, *args):
     """doodle/journal_more.py's `name`(*args): the module loaded for it and let go after (RAM)."""
-    r = getattr(__import__("doodle.journal_more", None, None, ("x",)), name)(*args)
+    r = getattr(load("journal_more"), name)(*args)
     _unload("journal_more")
     return r
 
@@ -413,8 +408,5 @@ def _rare(name, *args):
 def _unload(name="journal_load"):
     """Let doodle/<name>.py go, and doodle/flashlog.py, which it loads (the next collection frees
     them)."""
-    pkg = sys.modules.get("doodle")
-    for m in (name, "flashlog"):
-        sys.modules.pop("doodle." + m, None)
-        if pkg is not None and hasattr(pkg, m):
-            delattr(pkg, m)
+    drop(name)
+    drop("flashlog")

@@ -1,5 +1,7 @@
 # doodlebox journal at power-up: what the flash holds read back (docs/journal.md, power-up),
 # for doodle/journal.py, which loads this module while it reads the flash and lets it go after.
+# owner Journal (doodle/journal.py) as j: _acked, _game, _page, _segs, _send, _todo, damaged,
+#   flash, keep_from, loading, odd, open_game
 import json
 
 from doodle import flashlog

@@ -3,6 +3,8 @@
 # of them and let go after (RAM: the journal does not hold their bytecode while a game is
 # played). What runs every few seconds with a PC (journal/acked written, a segment let go) stays
 # in the journal: a module loaded then cost ~4.5 KB of garbage and ~8 ms in the VM each time.
+# owner Journal (doodle/journal.py) as j: _acked, _page, _segs, _send, _wbuf, _wlen, boot, first,
+#   flash, listed, next
 from doodle import flashrec
 from doodle.journal import HELD_MAX
 

@@ -4,13 +4,13 @@
 # during a game (doodle/app.py). docs/console.md, docs/console-deadly-puzzle.md. The games, their
 # players, options and limits are doodle/games.py, generated from the PC's specs
 # (host/doodlebox/rules/*/spec.py, docs/adding-a-game.md): none of them is written here. Hints
-# (the PC's, asked for with MENU+PASS in a game: doodle/hint.py) are the table's choice, not a
+# (the PC's, asked for with MENU+PASS in a game: doodle/app_hint.py) are the table's choice, not a
 # game's: MENU in a dice edition's lobby, kept as app.opts["hint"] ("on"; absent: off). So are
-# the PC's seats (doodle/bot.py): D6 in a dice edition's lobby gives the PC the last 1, 2, ...
+# the PC's seats (doodle/app_seats.py): D6 in a dice edition's lobby gives the PC the last 1, 2, ...
 # seats, then none again, kept as app.opts["pc"] (how many; absent: none).
 import json
 
-from doodle.app import _drop
+from doodle import drop
 from doodle.games import CONTROL, ED, GAME, LIMIT, NAME, OPT
 
 try:
@@ -19,7 +19,7 @@ except ImportError:  # CPython (tests)
     def const(x):  # type: ignore[misc]
         return x
 
-_drop("games")   # its tables are the lobby's alone: let go with it (RAM)
+drop("games")   # its tables are the lobby's alone: let go with it (RAM)
 
 # const: no name is kept for these (RAM: a name the lobby interns stays after it is let go)
 _SETTINGS = const("settings.json")
@@ -45,7 +45,7 @@ def _opts():
 
 
 def plays(ed):
-    """The module that plays `ed` (doodle/gamestep.py): a card game its own, doodle/<ed>.py; a
+    """The module that plays `ed` (doodle/app_game.py): a card game its own, doodle/<ed>.py; a
     dice edition doodle/rounds.py (with the edition's sheet)."""
     return ed if _game(ed)[3] == _CARDS else "rounds"
 

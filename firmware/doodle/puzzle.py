@@ -47,7 +47,7 @@ DIGIT = {"D0": 0, "D1": 1, "D2": 2, "D3": 3, "D4": 4, "D5": 5, "D6": 6}
 
 
 def begin(app, opts, emit):
-    """A game of the lobby's choice (doodle/gamestep.py)."""
+    """A game of the lobby's choice (doodle/app_game.py)."""
     return Game(app.players, opts, app.games, emit, app.rand, app.now)
 
 

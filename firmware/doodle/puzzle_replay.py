@@ -1,5 +1,8 @@
 # doodlebox Doodle Puzzle after a power cut: a game's events read back from the journal
 # applied again (docs/journal.md); doodle/puzzle.py loads this only for a game resumed (RAM).
+# owner Game (doodle/puzzle.py) as g: _challenge, _changed, _dealt, _end, _guess, _mischief,
+#   _place, _subject, asides, behave, cards, current, emit, phase, placed, players, roles, round,
+#   slots
 from doodle.link import quiet
 from doodle.puzzle import CHALLENGE, DEAL, ERASE, GUESS, NUMBER, OVER, PLACE, SLOTS, SUBJECT
 

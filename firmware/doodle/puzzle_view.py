@@ -3,6 +3,10 @@
 # a black bar, "@" three times the size in 3 slots: the minute's time left), from
 # doodle/puzzle.py's Game. docs/console-deadly-puzzle.md. Every role is shown face up after the
 # deal (ruling P13); Baddy's boards are never shown.
+# owner Game (doodle/puzzle.py) as g: baddy, behave, card, challenged, ended, guessy, high, left,
+#   lines, lines_at, lines_pc, marks, num, number, out, paused, phase, placed, placers, players,
+#   points, right, roles, round, s_baddy, s_right, s_wrong, shared, showdown, slots, star, subj,
+#   version, won
 from doodle import puzzle as P
 from doodle.link import put_int
 

@@ -3,7 +3,7 @@
 # the rules as the PC's engine (host/doodlebox/rules/dice/engine.py) reads them, docs/rulings.md.
 from micropython import const
 
-from doodle import score
+from doodle import load, score
 from doodle.sheet import HOUSE, PARK, SHOP, SIDES, SKYSCRAPER, Sheet
 
 SETUP = const(0)     # rolling the start roads column by column
@@ -31,9 +31,9 @@ _WHY_NO_TREE = const("no_tree")
 
 
 def begin(app, opts, emit):
-    """A game of the lobby's choice (doodle/gamestep.py): the edition's data (doodle/ed_<edition>.py)
+    """A game of the lobby's choice (doodle/app_game.py): the edition's data (doodle/ed_<edition>.py)
     loaded with it, the console's dice rolled for it."""
-    ed = __import__("doodle.ed_" + app.edition, None, None, ("x",))
+    ed = load("ed_" + app.edition)
     return Game(ed, app.players, app.control, app.games, emit, app.dice_)
 
 
@@ -46,8 +46,8 @@ class Game:
     dice.py): rolled at ROLL, a die taken shown taken; None when only the rules are played
     (a replay, the tests)."""
 
-    VIEW = "view"            # the module that draws it (doodle/view.py) ...
-    FINAL = "final"          # ... and its final table (doodle/final.py), loaded in its place
+    VIEW = "rounds_view"     # the module that draws it (doodle/rounds_view.py) ...
+    FINAL = "rounds_final"   # ... and its final table (doodle/rounds_final.py), loaded in its place
 
     def __init__(self, ed, players, control, number, emit, dice=None):
         self.ed = ed
@@ -80,8 +80,8 @@ class Game:
         self._stale = True             # a turn changed something since they were counted
         self.scored = 0                # +1 each time a total changes (the panel's score line)
         self.version = 0       # +1 at every roll and finished turn: what the screen caches by
-        self.lines = [-1, ""] * 12      # doodle/view.py's cache: (signature, line) per line
-        self.pc = None                  # the PC's scores being shown (doodle/view.py)
+        self.lines = [-1, ""] * 12      # doodle/rounds_view.py's cache: (signature, line) per line
+        self.pc = None                  # the PC's scores being shown (doodle/rounds_view.py)
         self.legend = ""       # the legend as the panel shows it (built once)
         self.pass_hint = "  (PASS: %s)" % ed.WORDS["tree"] if self.can_pass else ""
         self._clear()
@@ -213,7 +213,7 @@ class Game:
         """Time passing: nothing happens in a dice round until a button is pressed."""
 
     def resumed(self, roll):
-        """After a power cut (doodle/powerup.py): the console's dice show the round's `roll`
+        """After a power cut (doodle/app_powerup.py): the console's dice show the round's `roll`
         event again, the dice taken since shown taken."""
         if CLAIM <= self.phase < OVER and self.dice is not None:
             self.dice.show(roll["c"], roll["w"], self.taken)

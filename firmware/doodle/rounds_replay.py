@@ -1,5 +1,7 @@
 # doodlebox dice rounds after a power cut: a game's events read back from the journal applied
 # again (docs/journal.md); doodle/rounds.py loads this only for a game resumed (RAM).
+# owner Game (doodle/rounds.py) as g: _clear, _finish, _next, _tree, current, die, ed, emit,
+#   phase, roll, round, setup_col, sheets, square, via, white
 from doodle.link import quiet
 from doodle.rounds import CLAIM, OVER, READY, SETUP
 from doodle.sheet import SIDES

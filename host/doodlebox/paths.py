@@ -43,6 +43,6 @@ def default_db() -> Path:
 
 
 def demo_db() -> Path:
-    """`doodlebox demo`'s database (unless given --db): the bot's games, kept apart from the
+    """`doodlebox demo`'s database (unless given --db): the scripted table's games, kept apart from the
     family's, so they never count in its games, statistics or page."""
     return data_dir() / "demo.sqlite3"

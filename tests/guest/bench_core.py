@@ -1,4 +1,4 @@
-# Benchmark of the firmware core per button event, for `make bench` (tests/bench.py).
+# Benchmark of the firmware core per button event, for `make bench` (tests/tools/bench.py).
 # In the VM: time (ticks_us) and heap allocated by each press, from button to frame out,
 # over a whole scripted game of sys.argv[1] (edition) with sys.argv[2] players; sys.argv[3], if
 # given, is the flash folder the journal writes to (else RAM).

@@ -1,5 +1,5 @@
 # A scripted game of Doodle Puzzle for the firmware core (the presses of
-# tests/test_console_puzzle.py's guest, chosen from the game's own state); runs under CPython
+# tests/firmware/test_console_puzzle.py's guest, chosen from the game's own state); runs under CPython
 # and in the VM. turns(app, clock) yields the buttons to press for the rest of the game being
 # played (from its deal, or from where a game resumed after a power cut left it), and "" while
 # the drawing minute runs: then clock.stride (tests/guest/vm_play.py) is set so that the

@@ -1,10 +1,10 @@
-# The stand-ins tests/vm_faults.py puts into the console in the 192K MicroPython VM, before its
+# The stand-ins tests/tools/vm_faults.py puts into the console in the 192K MicroPython VM, before its
 # boot program imports main.py, which then runs as on the Pico (board/pico.py's Board: the flash
 # folder is the VM's root, the boot counter, the console's id, the USB, the e-paper, the LEDs
 # and the buzzer through the virtual console's hardware models; board/loop.py's Loop; main.py's
 # collections). Two parts are stood in for:
 # - the loop's clock (loop.time): simulated ms, each of the loop's sleeps STEP_MS of the
-#   console's time (the Pico's loop sleeps 2 ms; 10 ms here, as in tests/power_cuts.py), and
+#   console's time (the Pico's loop sleeps 2 ms; 10 ms here, as in tests/tools/power_cuts.py), and
 #   each one a host call, `vm_step(now, heap free, heap free after the collection
 #   before the step or -1)`, where the host serves the PC's side of the USB and may
 #   cut the power (it then stops the VM inside that call: nothing after it runs);

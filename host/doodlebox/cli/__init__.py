@@ -1,20 +1,17 @@
-"""The doodlebox command line: one table of commands, one module per group of them.
+"""cli/: how does a person ask doodlebox for something? The command line: one table of commands, one module per
+group of them (the table and main() are here); each module parses arguments and prints, the work is in the modules
+it calls. It may import every other folder; nothing in the package imports it but `python -m doodlebox`.
 
-    console.py   log, sim, demo          a console's games into the database; the virtual console
-    games.py     games, show, export, import, names    the games in the database (console games and
-                                         records imported from paper): one looked at, written as a
-                                         record or a scores table; its players' names
-    stats.py     stats                   dice fairness, scores, win rates, solo ranks; their charts
-    league.py    people, league, sync    the players as people (merged), the league's standings
-                                         (openskill ratings per edition), a venue's games pushed
-                                         into the league's database
-    records.py   validate, score, render, layout check    game records and data files
-    web.py       web                     a page on 127.0.0.1: the games, their sheets, the statistics,
-                                         the game being played (`log --web`: the virtual console too)
-    maker.py     flash, hardware ...     putting the firmware on a Pico; the board's documents
-    coach.py     bot                     bots play whole games through the engine at the coach's levels
-    analyse.py   analyse, hint           the coach: each turn's points lost against the best move with
-                                         the same dice; the best move in the game being played
+    command.py   a command as data: its name, help, arguments, the function that runs it, or its subcommands
+    console.py   log, sim, demo: a console's games into the database, live; the virtual console; the scripted table
+    games.py     games, show, export, import, names: the stored games (console games and records from paper)
+    stats.py     stats: dice fairness, scores, win rates, solo ranks; their charts
+    league.py    people, league, sync: people (merged), the league's openskill standings, a venue's games pushed in
+    records.py   validate, score, render, layout check: game records and data files
+    web.py       web: a page on 127.0.0.1 with the games, sheets, statistics, the game being played (`log --web` too)
+    maker.py     flash, hardware bom|power|wiring|wokwi|check: the firmware onto a Pico; the board's documents
+    coach.py     bot: bots play whole games through the engine at the coach's levels
+    analyse.py   analyse, hint: each turn's points lost against the best move with the same dice; the best move now
 
 Every error doodlebox reports is a doodlebox.errors.DoodleboxError: one line on stderr and its
 exit code (2 for input that cannot be used, 1 for a thing that failed).
@@ -46,7 +43,7 @@ def where_the_games_are() -> str:
             "  holds the games logged at the table (doodlebox log, make run); games, show, export,\n"
             "  import, names, stats and web use it. Each of them takes --db FILE to use another\n"
             "  database instead (doodlebox log makes it where there is none). doodlebox demo keeps\n"
-            "  the bot's games apart, in\n"
+            "  the scripted table's games apart, in\n"
             f"  {paths.demo_db()}\n"
             "  (to see them: doodlebox games --db with that file)" + folder)
 

@@ -44,7 +44,6 @@ def _replay(args: argparse.Namespace) -> tuple[Any, Any, str]:
 
 
 def analyse(args: argparse.Namespace) -> int:
-
     if args.budget <= 0:
         raise InputError("--budget must be above 0 seconds")
     rp, game, label = _replay(args)
@@ -148,7 +147,6 @@ def hint(args: argparse.Namespace) -> int:
 
 
 def _analyse_args(p: argparse.ArgumentParser) -> None:
-
     p.add_argument("game", metavar="GAME|RECORD",
                    help="a stored game's number from `doodlebox games`, or last; or a record file")
     p.add_argument("--player", type=int, help="only this player's turns (1-based)")
@@ -162,7 +160,6 @@ def _analyse_args(p: argparse.ArgumentParser) -> None:
 
 
 def _hint_args(p: argparse.ArgumentParser) -> None:
-
     db_argument(p)
     p.add_argument("--budget", type=float, default=HINT_BUDGET_S, metavar="SECONDS",
                    help=f"the search's time (default {HINT_BUDGET_S:g})")

@@ -14,7 +14,6 @@ from doodlebox.rules.dice.spec import SPEC as DICE
 
 
 def bot(args: argparse.Namespace) -> int:
-
     lay = None
     if args.layout is not None:            # a sheet of the user's own (docs/layouts.md)
 

@@ -237,11 +237,11 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", help=f"SQLite file or postgresql:// URL (default {paths.demo_db()}: the demo's games, "
                                 f"kept apart from the games logged at the table in {paths.default_db()})")
     p.add_argument("--cpython", action="store_true", help="the firmware under CPython, not the MicroPython VM")
-    p.add_argument("--seed", type=int, default=7, help="the bot's choices and the console's dice")
+    p.add_argument("--seed", type=int, default=7, help="the scripted table's choices and the console's dice")
     p.add_argument("--consoles", type=int, default=1, metavar="N",
                    help=f"N virtual consoles each play a game at the same time, into the one database (1 to "
                         f"{DEMO_MAX}; default 1)")
-    p.add_argument("--press-ms", type=float, default=80, help="how long the bot holds a button (default 80)")
+    p.add_argument("--press-ms", type=float, default=80, help="how long the table holds a button (default 80)")
     p.add_argument("--gap-ms", type=float, default=100, help="how long it waits before the next press (default 100)")
     p.add_argument("--fast-clock", action="store_true",
                    help="the console's time runs ahead while it waits alone (Doodle Puzzle's drawing minutes in "
@@ -252,6 +252,6 @@ COMMANDS = (
     Command("log", "log games from every console at once (the Picos by USB id, else the virtual console)", log,
             _log_args),
     Command("sim", "run the virtual console on a pseudo-terminal", sim, _sim_args),
-    Command("demo", "the bot plays a whole game on the virtual console, then the PC scores it",
+    Command("demo", "a scripted table plays a whole game on the virtual console, then the PC scores it",
             demo, _demo_args),
 )

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from doodlebox import paths
 from doodlebox.cli.command import Command, Run
+from doodlebox.deploy.firmware_data import stale_pins
 from doodlebox.deploy.flash import flash as deploy
 from doodlebox.errors import DoodleboxError
 from doodlebox.hardware import bom as bom_mod
@@ -20,7 +21,6 @@ from doodlebox.hardware.files import Unreadable, all_problems, generated, load, 
 
 
 def flash(args: argparse.Namespace) -> int:
-
     done = deploy(args.port, args.build, dry_run=args.dry_run)
     if isinstance(done, str):
         print(done)
@@ -47,14 +47,12 @@ def _guarded(command: Run) -> Run:
 
 @_guarded
 def bom(args: argparse.Namespace) -> int:
-
     print(bom_mod.table(load_bom()), end="")
     return 0
 
 
 @_guarded
 def power(args: argparse.Namespace) -> int:
-
     pins, parts = load_data()
     budget = power_mod.budget(pins, parts, args.level)
     print(power_mod.table(budget), end="")
@@ -62,7 +60,6 @@ def power(args: argparse.Namespace) -> int:
 
 
 def _generate(which: str) -> int:
-
     pins, parts, bom_ = load()
     broken = check.errors(check.problems(pins))
     if broken:
@@ -86,9 +83,9 @@ def wokwi(args: argparse.Namespace) -> int:
 
 @_guarded
 def hardware_check(args: argparse.Namespace) -> int:
-
     pins, parts, bom_ = load()
     found = all_problems(pins, parts, bom_)
+    found += [] if check.errors(found) else stale_pins()    # the firmware's pins.py made from them
     for p in found:
         print(p)
     errs = check.errors(found)

@@ -35,7 +35,6 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def score(args: argparse.Namespace) -> int:
-
     rp, game = replay_file(args.record)
     print(game.table_text(rp))
     if rp.violations:
@@ -44,7 +43,6 @@ def score(args: argparse.Namespace) -> int:
 
 
 def render(args: argparse.Namespace) -> int:
-
     rp, game = replay_file(args.record)
     if game.render is None:
         raise InputError(f"{args.record}: {game.name} has no sheets to draw")

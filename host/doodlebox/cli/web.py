@@ -53,7 +53,6 @@ def web(args: argparse.Namespace) -> int:
 
 
 def _loopback(host: str) -> bool:
-
     if host.lower() == "localhost":
         return True
     try:

@@ -1,5 +1,5 @@
 """PlanPolicy (policy.py) played on sim.py's lean solo simulation: the same moves as PlanPolicy on
-the engine's state, so a playout here ends with the engine's final scores (tests/test_coach.py
+the engine's state, so a playout here ends with the engine's final scores (tests/coach/test_coach.py
 compares the moves and the scores); `simulate_plan`, PlanPolicy's playouts there; FastPolicy, a
 policy for the engine's states that chooses on a Sim where one covers the state.
 """
@@ -18,7 +18,7 @@ from doodlebox.rules.dice import engine as dice
 class _Net:
     """policy._Net on plain lists (the same roads, in the same order). Its flood fill is policy._Net's
     written again on purpose over the Sim's flat arrays: this is the playouts' inner loop, and a
-    shared one would cost it a call per square (tests/test_coach.py holds the two to the same moves
+    shared one would cost it a call per square (tests/coach/test_coach.py holds the two to the same moves
     and scores, as coach/sim.py, a speed cache of the rules, is held to the engine)."""
     __slots__ = ("ends", "est", "facing", "grouped", "houses", "length", "members", "part", "pieces", "seg")
 
@@ -377,7 +377,7 @@ class FastPlan:
 def simulate(state: dice.State, chance: random.Random, policy: FastPlan | None = None) -> list[int] | None:
     """The engine state played to its end on a Sim by PlanPolicy (FastPlan), chance drawn from
     `chance` as the engine draws it: the final totals (the engine's, by construction and by
-    tests/test_coach.py), or None when the state is not one a Sim covers."""
+    tests/coach/test_coach.py), or None when the state is not one a Sim covers."""
     sim = Sim.of(state)
     if sim is None:
         return None

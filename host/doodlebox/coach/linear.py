@@ -1,6 +1,6 @@
 """The greedy level's solo policy (5x5 editions): PlanPolicy's features (and a few more) as a
 vector per move, and a weight per feature fitted to the values the search itself measures
-(approximate policy iteration, tests/tune_policy.py --fit): positions of games played by the
+(approximate policy iteration, tests/tools/tune_policy.py --fit): positions of games played by the
 policy, the moves there valued by playouts of the policy (common random numbers), and the
 weights that make softmax(theta . features) the likeliest to pick the moves the playouts
 preferred. The policy then plays what the playouts would have chosen, as far as the features
@@ -42,7 +42,7 @@ FEATURES = (
 PLAN_THETA = (1.0, 2.5, 0.4, 0.45 * 0.5, 0.45 * 2.0, 0.45 * -1.5, 0.45 * -1.5, 1.5, 0.15, 1.0, 0.5, 1.0,
               0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
-# Fitted (tests/tune_policy.py --fit): 774 positions of 774 games (seeds 20000-20399, 30000-30399, one
+# Fitted (tests/tools/tune_policy.py --fit): 774 positions of 774 games (seeds 20000-20399, 30000-30399, one
 # position a game at a random round) played by PLAN_THETA; at each, the policy's 10 best moves and
 # 4 others valued by 12 playouts each (common random numbers); the weights maximise the likelihood
 # of softmax(Q / 1 point) under softmax(theta . phi), with a small pull to PLAN_THETA. On 1000 games

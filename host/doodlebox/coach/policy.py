@@ -185,7 +185,7 @@ _OPP = {1: 4, 4: 1, 2: 8, 8: 2}
 
 @dataclass(frozen=True)
 class Plan:
-    """PlanPolicy's features on top of DicePolicy's. Found by self-play (tests/tune_policy.py: a
+    """PlanPolicy's features on top of DicePolicy's. Found by self-play (tests/tools/tune_policy.py: a
     coordinate search, each weight x0.5 and x1.5 in turn, kept when the mean of 200 seeded solo
     Doodle City games, seeds 3000-3199, rose by more than 0.3: from 61.9 to 64.2 in a round on
     those seeds, a second round found nothing; on seeds 1000-1499 these weights score 61.1 +- 0.8,

@@ -1,6 +1,6 @@
 """A lean solo simulation of the 5x5 dice editions for the search's playouts: the same dice from
 the same random.Random as the engine's sample_chance, the same legal moves in the engine's
-order, the same scores (tests/test_coach.py plays random and greedy games on both and compares
+order, the same scores (tests/coach/test_coach.py plays random and greedy games on both and compares
 the legal moves after every step and the scores at the end).
 
 Only what the search needs from a state after its first move: solo games of a 5x5 layout

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from doodlebox.deploy import firmware_data
 from doodlebox.drawing.png import alike
 from doodlebox.errors import InputError
 from doodlebox.hardware import bom as bom_mod
@@ -82,7 +81,8 @@ def write(files: dict[Path, str | bytes]) -> None:
 
 
 def all_problems(pins: dict, parts: dict, bom: bom_mod.Bom) -> list[check_mod.Problem]:
-    """Everything `check` reports: pin constraints, the LED cap, the BOM, stale generated files."""
+    """Everything the hardware's own data says is wrong: pin constraints, the LED cap, the BOM, a
+    stale generated document (the firmware's pins.py is deploy/firmware_data.py's to check)."""
     try:
         cap = power.led_cap(pins, parts)
     except power.BudgetError as exc:
@@ -94,7 +94,4 @@ def all_problems(pins: dict, parts: dict, bom: bom_mod.Bom) -> list[check_mod.Pr
         if not same(path, content):
             how = "doodlebox hardware wokwi" if path.name == "diagram.json" else "doodlebox hardware wiring"
             found.append(check_mod.Problem("error", "stale", f"{path} is out of date with the data: run `{how}`"))
-    for path, text in firmware_data.targets().items():
-        if path.name == "pins.py" and (not path.exists() or path.read_text() != text):
-            found.append(check_mod.Problem("error", "stale", f"{path} is out of date: run `make firmware-data`"))
     return found

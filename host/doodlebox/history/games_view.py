@@ -20,7 +20,6 @@ from doodlebox.store.errors import Damaged
 
 
 def game_name(edition: str | None) -> str:
-
     t = EDITIONS.get(edition or "")
     return t.name if t else str(edition)
 

@@ -33,7 +33,6 @@ LEFT_OUT = {"early": "ended early (no winner)", "unfinished": "not finished", "s
 
 
 def _model() -> Any:
-
     return PlackettLuce()
 
 

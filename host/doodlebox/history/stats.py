@@ -430,7 +430,6 @@ def _wins(ax, st: Stats) -> None:
 
 
 def _solo(ax, st: Stats) -> None:
-
     ax.set_title(TITLES["solo"])
     if not st.solo:
         _empty(ax, "no finished solo game yet")

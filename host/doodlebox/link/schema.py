@@ -6,7 +6,7 @@ decoder (frames.py) turns that into a refused frame.
 Each game declares the events the console sends for it beside its rules (rules/<game>/events.py:
 their kinds, fields and ranges, its refusals and endings, in rules/events.py's checks); this
 module composes them with what every game sends (`game`, `refuse`, `end`, `resume`) and the
-messages around them. tests/test_host_link.py checks the words against the rules engines'. The
+messages around them. tests/link/test_host_link.py checks the words against the rules engines'. The
 games, their players and their options' words (the `game` event) are the games' specs
 (doodlebox.rules.specs)."""
 from __future__ import annotations
@@ -49,7 +49,7 @@ HELD_MAX = 64                   # boots in hello.held (a frame of 512 bytes hold
 # What each game's package declares (rules/<game>/events.py), in the protocol's order: the dice
 # editions' (version 2), Deadly Doodles', Doodle Puzzle's (version 4).
 GAMES: tuple[Events, ...] = (dice.EVENTS, deadly.EVENTS, puzzle.EVENTS)
-# The protocol's words by game, as the packages declare them (tests/test_host_link.py compares
+# The protocol's words by game, as the packages declare them (tests/link/test_host_link.py compares
 # them with the rules engines' and the firmware's)
 DICE_SEATS, SIZE, VARIANTS, PIECES = dice.PLAYERS, dice.SIZE, dice.VARIANTS, dice.PIECES
 REFUSALS, TREES = dice.REFUSALS, dice.TREES

@@ -179,7 +179,6 @@ def _turn(store: Store, uid: str, boot: int, g: int, s: int, asked: float, wait_
 
 
 def _best(state: Any, asked: float, budget_s: float) -> Any:
-
     left = budget_s - (time.monotonic() - asked)
     return analysis.decide(state, state.current_player(), budget_s=max(HINT_LEAST_S, left)).best
 
@@ -217,7 +216,8 @@ def bot_frame(store: Store, uid: str, boot: int, g: int, s: int, p: int, asked: 
 
 
 def console_move(state: Any, action: Any, circle: int | None = None) -> list[int]:
-    """A dice move as the console enters it (firmware/doodle/bot.py): [die, row, col, face, value], [] for a tree."""
+    """A dice move as the console enters it (firmware/doodle/app_seats.py): [die, row, col, face,
+    value], [] for a tree."""
     if action.kind == "pass":
         return []
     face = 0

@@ -20,10 +20,10 @@ from collections.abc import Callable
 import serial
 
 from doodlebox.history.console_record import ConsoleLogError
+from doodlebox.link.describe import NAMED, Stored
 from doodlebox.link.ports import Follow, open_port
 from doodlebox.link.session import RETRY_FIRST, RETRY_MAX, Console, HostLink, LinkError, OtherConsole
 from doodlebox.logger.answers import Coach
-from doodlebox.logger.printout import NAMED, Stored
 from doodlebox.logger.verdicts import SCORED, LiveGames, Verdict
 from doodlebox.store import Store, StoreError
 from doodlebox.store.postgres import PgConnection

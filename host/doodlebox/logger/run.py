@@ -19,9 +19,9 @@ from typing import Any
 
 from doodlebox import paths
 from doodlebox.errors import DoodleboxError, InputError
+from doodlebox.link.describe import describe
 from doodlebox.link.ports import Follow, Watch, find_picos
 from doodlebox.logger.club import Club
-from doodlebox.logger.printout import describe
 from doodlebox.logger.verdicts import Verdict, verdict_lines
 from doodlebox.store import Store, StoreError
 from doodlebox.store.postgres import is_url, shown

@@ -100,7 +100,7 @@ KnownFields = dict[str, tuple[str, ...]]
 """The fields each object of a record may have, by where such objects are: "" the top level,
 "rounds[]" each round, "rounds[].turns[]" each turn of each round. Every game declares its own
 once, next to its parser (rules/*/record.py: FIELDS); the parser refuses any other field
-(Reader.refuse_unknown), and tests/test_record_fields.py checks that docs/records.md lists
+(Reader.refuse_unknown), and tests/rules/test_record_fields.py checks that docs/records.md lists
 exactly these."""
 
 
@@ -235,5 +235,4 @@ def violations_text(rp: Replay) -> str:
 
 
 def _who(rp: Replay, p: int) -> str:
-
     return seat(rp.record.players, p)

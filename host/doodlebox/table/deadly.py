@@ -50,7 +50,7 @@ def turn_of(printed: int, mask: int) -> int:
 
 
 class Table(Players):
-    """Deadly Doodles' table (bot_lobby.Players for the arguments)."""
+    """Deadly Doodles' table (lobby.Players for the arguments)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

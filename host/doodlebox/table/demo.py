@@ -21,7 +21,7 @@ from pathlib import Path
 from doodlebox import paths
 from doodlebox.errors import InputError
 from doodlebox.history.console_record import to_record
-from doodlebox.logger.printout import describe
+from doodlebox.link.describe import describe
 from doodlebox.logger.run import ONE_CPYTHON, prepare
 from doodlebox.rules.api import GameType
 from doodlebox.rules.games import find_game

@@ -32,7 +32,7 @@ from doodlebox.table.lobby import (
     read_lobby,
 )
 
-# (bot_lobby's names, which the tests and tools take from here too)
+# (table/lobby.py's names, which the tests and tools take from here too)
 __all__ = [
     "DEFAULT_LOBBY",
     "PRESS_GAP_S",
@@ -83,7 +83,7 @@ class Table(Players):
         want = {"ed": edition, "n": players,
                 "var": ("solo+control" if control else "solo") if players == 1 else variant}
         if {k: g.get(k) for k in want} != want:
-            raise TableError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
+            raise TableError(f"the console began {g}, not {want}: is its lobby where the table thinks it is?")
         self._refused = not refuse_once
         return self._play(state, stop_after_round, back_to_lobby)
 

@@ -49,7 +49,7 @@ class TableError(DoodleboxError):
 class Players:
     """What every table of players shares, whatever the game: `press(name)` presses a console
     button; `events` is the queue of events the host stores (link_thread.LinkThread.events: anything
-    with get(timeout=)). `lobby` is the lobby's choice when the bot comes to it (a dict, as
+    with get(timeout=)). `lobby` is the lobby's choice when the table comes to it (a dict, as
     read_lobby gives it; a fresh console's unless told), `read(game)` reads it once the lobby
     shows `game` (choose_lobby). The game's table (bot.Table, bot_deadly.Table,
     bot_puzzle.Table) plays on from there."""

@@ -1,7 +1,7 @@
 """The players at the table: each action of the PC's rules engine (dice editions) as the button
 presses a person makes on the console (docs/console.md). What the console must then send is the
 dice editions' translation (rules/dice/console.py, `claim`). `doodlebox demo`'s bot and
-tests/test_console_agrees.py use it."""
+tests/table/test_console_agrees.py use it."""
 from __future__ import annotations
 
 from doodlebox.rules.dice.engine import Action, State

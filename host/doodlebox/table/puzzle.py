@@ -21,7 +21,7 @@ from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle.events import ROLE_LETTERS
 from doodlebox.table.lobby import Players, TableError, choose_lobby
 
-MINUTE_TIMEOUT_S = 75.0    # the drawing minute runs out within this (60 s and the bot's own pauses)
+MINUTE_TIMEOUT_S = 75.0    # the drawing minute runs out within this (60 s and the table's own pauses)
 
 
 def number_presses(n: int) -> list[str]:
@@ -37,8 +37,8 @@ def board_presses(b: int) -> list[str]:
 
 
 class Table(Players):
-    """Doodle Puzzle's table (bot_lobby.Players for the first arguments). `wait(s)` lets time pass
-    (a simulated clock in tests); `pause_s`: once a game the bot pauses the drawing minute with
+    """Doodle Puzzle's table (lobby.Players for the first arguments). `wait(s)` lets time pass
+    (a simulated clock in tests); `pause_s`: once a game the table pauses the drawing minute with
     MENU for that long (0: never)."""
 
     def __init__(self, *args, wait: Callable[[float], None] = time.sleep, pause_s: float = 0.0, **kwargs):
@@ -70,7 +70,7 @@ class Table(Players):
         g = self._next_event()
         want = {"k": "game", "ed": "puzzle", "n": players, "var": var, "subj": subj}
         if {k: g.get(k) for k in want} != want:
-            raise TableError(f"the console began {g}, not {want}: is its lobby where the bot thinks it is?")
+            raise TableError(f"the console began {g}, not {want}: is its lobby where the table thinks it is?")
         self.number = g["g"]
         refused = not refuse_once
         paused = self.pause_s <= 0
@@ -134,7 +134,7 @@ class Table(Players):
         if not E.MINUTE_MS <= running <= E.MINUTE_MS + 100:
             raise TableError(f"the drawing minute ran {running} ms: {e}")
         if pause and paused < self.pause_s * 1000 * 0.5:
-            raise TableError(f"the minute was paused {paused} ms, the bot paused it {self.pause_s:g} s: {e}")
+            raise TableError(f"the minute was paused {paused} ms, the table paused it {self.pause_s:g} s: {e}")
         self.minutes.append(running)
         self._apply(state, E.drawing((start + paused, end)), state.star, e)
 

@@ -159,8 +159,6 @@ class MpyCache:
         return cls(folder, version)
 
     def lay_out(self, rel: Path, src: Path, out: Path) -> None:
-
-
         name = device_name(rel)
         key = hashlib.sha256(b"\0".join([src.read_bytes(), name.encode(), MARCH.encode(), OPT.encode(),
                                           self.version.encode()])).hexdigest()
@@ -337,7 +335,6 @@ class VirtualConsole:
 
     # -- the VM console: firmware, REPL, firmware again ------------------------------------------
     def _supervise(self) -> None:
-
         raw = False
         boot = True
         while not self._stopping:
@@ -410,7 +407,6 @@ class VirtualConsole:
             self.hardware.clear_presses()  # a press main.py never read does not wait for the next boot
 
     def _run_cpython(self) -> None:
-
         self.state = "firmware"
         self.boots += 1
         self.hardware.power_up(self._fresh())

@@ -111,7 +111,6 @@ class TerminalPanel:
         return f"dice {dice_text(self.vc)}  | panel {self.png}" + (f"  | tones {sound}" if sound else "")
 
     def show(self) -> None:
-
         text = panel_lines(self.vc)
         if text and text != self._text:
             self._text = text

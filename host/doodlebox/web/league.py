@@ -92,7 +92,6 @@ def _date(when: float | str | None) -> str:
 
 
 def _edition(edition: str) -> str:
-
     return game_name(edition)
 
 

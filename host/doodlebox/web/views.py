@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.history import game_records, stats
 from doodlebox.history.games_view import game_name, summary
-from doodlebox.logger.printout import describe
+from doodlebox.link.describe import describe
 from doodlebox.rules.api import CHANCE, TERMINAL
 from doodlebox.rules.games import read_record
 from doodlebox.store import IMPORTED, Store, StoreError
@@ -119,7 +119,6 @@ class Views:
 
     @staticmethod
     def _record(store: Store, gid: int) -> tuple[dict | None, str]:
-
         try:
             return game_records.record(store, gid), ""
         except InputError as exc:     # a console's log that cannot make a record (yet)
@@ -264,7 +263,6 @@ class Views:
         return self._read(read, ("", None))
 
     def stats_text(self) -> str:
-
         found = self.stats()[1]
         return stats.text(found) if found is not None else ""
 
@@ -333,7 +331,6 @@ class Views:
 
 
 def _row(r: dict) -> dict:
-
     return {"id": r["id"], "edition": game_name(r["edition"]), "players": [str(n) for n in r["names"]],
             "date": str(r["date"] or ""), "status": str(r.get("status_text") or r["state"]),
             "standing": str(r.get("standing") or ""), "totals": r.get("totals"),

@@ -1,5 +1,5 @@
 """Deadly Doodles declared once: its players and its options (the map side, and how the
-drawings are entered: ruling D14). The engine, the command line, the bot and the console's lobby
+drawings are entered: ruling D14). The engine, the command line, the scripted table and the console's lobby
 (firmware/doodle/games.py, generated) take them from here."""
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 read into a record (`ConsoleRecord`, docs/records.md "From the console's log": each turn with its
 "player", "circle" only where the value circled is not the highest the drawing could circle),
 and a game the engine played as the console's events (`events`; `claim`, what the console's
-claim for a drawing says: the bot and tests/test_console_agrees.py compare it with the
+claim for a drawing says: the scripted table and tests/table/test_console_agrees.py compare it with the
 console's). The buttons a person presses for an action are host/doodlebox/table/presses.py's."""
 from __future__ import annotations
 

@@ -264,7 +264,7 @@ class State(api.State[Action]):
 
     def _allowed(self, sheet: Sheet, a: Action) -> bool:
         """Whether `a` is among legal_actions(), without listing them (validation's hot path;
-        tests/test_rules.py checks the two agree)."""
+        tests/rules/test_rules.py checks the two agree)."""
         g = self.game
         if a.kind == "pass":
             if a != PASS:

@@ -113,8 +113,8 @@ _S: dict[str, dict[str, str]] = {
 
 
 # The decision after a drawing that reaches several values (ruling R10: Action "circle"). Kept
-# apart from _S because tests/test_golden_violations.py ties every id of _S to its hand-worked
-# golden records, which were written before this rule; the rule is tested in tests/test_rules.py
+# apart from _S because tests/rules/test_golden_violations.py ties every id of _S to its hand-worked
+# golden records, which were written before this rule; the rule is tested in tests/rules/test_rules.py
 # (test_a_lower_value_may_be_circled_and_the_record_says_so).
 _DECISIONS: dict[str, dict[str, str]] = {
     "circle": {

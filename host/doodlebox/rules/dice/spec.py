@@ -1,8 +1,8 @@
 """The five dice editions declared once: their names, their players (the 6x6 editions have no
 solo game: ruling R16) and their one variant, More control (the 5x5 editions; the 6x6 ones
-always allow passing: ruling R24). The registry, the command line, the bot and the console's
+always allow passing: ruling R24). The registry, the command line, the scripted table and the console's
 lobby (firmware/doodle/games.py, generated) take them from here; each edition's sheet is its
-layout (docs/layouts.md), which tests/test_game_api.py checks against this."""
+layout (docs/layouts.md), which tests/rules/test_game_api.py checks against this."""
 from __future__ import annotations
 
 from doodlebox.rules.api import Choice, Edition, GameSpec, Option

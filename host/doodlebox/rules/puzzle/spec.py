@@ -1,5 +1,5 @@
 """Doodle Puzzle declared once: its players, its options (the variants, the subject cards) and
-the rulebook's limits on them (ruling P9). The engine, the records, the command line, the bot and
+the rulebook's limits on them (ruling P9). The engine, the records, the command line, the scripted table and
 the console's lobby (firmware/doodle/games.py, generated) take them from here."""
 from __future__ import annotations
 
