@@ -80,7 +80,6 @@ def log(args: argparse.Namespace) -> int:
     try:
         with _StopOnSignals():
             if args.web is not None:
-
                 web = start_web(database(args), args.web, "--web")
             try:
                 follow(Options(database(args), bool(args.db), tuple(args.port or ()), args.virtual, args.cpython,

@@ -63,7 +63,6 @@ def same(path: Path, content: str | bytes) -> bool:
     if not path.exists():
         return False
     if isinstance(content, bytes):
-
         return alike(path.read_bytes(), content)
     return path.read_text() == content
 

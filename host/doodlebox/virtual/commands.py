@@ -24,7 +24,6 @@ def serve(vc: VirtualConsole, lines: Iterable[str], say: Callable[[str], None]) 
         elif words[0] == "png" and len(words) == 2:
             say(f"png: {vc.save_panel(words[1])}")
         elif words[0] == "status":
-
             say(f"status: {'running' if vc.running else 'stopped: ' + str(vc.error)} dice {dice_text(vc)}")
         elif words[0] == "quit":
             return

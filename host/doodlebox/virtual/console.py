@@ -247,7 +247,6 @@ class VirtualConsole:
     def start(self) -> VirtualConsole:
         self.flash.mkdir(parents=True, exist_ok=True)
         if self.wav_path is not None and self.wav is None:
-
             self.wav = WavWriter(self.wav_path, self.hardware.buzzer)
         lay_out_flash(self.flash, compiled=self.mode == "vm", firmware=self.firmware)
         return self._power_on()

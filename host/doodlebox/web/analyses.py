@@ -116,7 +116,6 @@ class Analyses:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
         if self._pool is None:
-
             self._pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_in_the_process)
 

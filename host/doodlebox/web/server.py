@@ -339,7 +339,6 @@ class WebServer:
         the coach's paths need); WebError or NotReady for anything else than 200."""
         db, writes = self.where, self.writes
         if path == "/":
-
             games = self.views.games()
             return _html(pages.index(db, games, self.live.console(), self.views.stats_text(), TITLES, writes))
         if path == "/league":

@@ -94,7 +94,6 @@ def parse(data: Any, source: str = "record") -> Record:
     spec = data.get("layout", edition)
     try:
         if isinstance(spec, dict):
-
             unknown = unknown_in_layout(spec)
             if unknown:
                 raise LayoutError(f"{source}: layout", unknown + layouts.check(spec))
