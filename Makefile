@@ -10,12 +10,12 @@ STUBS   = .stubs/.ready
 # MicroPython's API for the firmware's type check, in a folder of its own (not the venv)
 STUB_PKG = micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: run demo test quick browser postgres bench faults flash typecheck check firmware-data clean
+.PHONY: run demo test quick browser postgres bench faults flash dist typecheck check firmware-data clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,club]'
 	touch $(READY)
 
 $(STUBS): $(READY) Makefile
@@ -61,9 +61,11 @@ bench: $(READY)              ## figures: firmware heap in the 192K VM, cost per 
 faults: $(READY) postgres    ## fault injection: logger killed, cable pulled or noisy, late attach, fuzzed frames, database locked/full/read-only, power cut, sync into a league (SQLite, PostgreSQL)
 	$(PY) tests/tools/faults.py
 
-flash: $(READY)              ## compile the firmware with mpy-cross and copy it with mpremote: make flash PORT=/dev/ttyACM0
-	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0   (list boards: $(VENV)/bin/mpremote devs)"; exit 2; }
-	$(VENV)/bin/doodlebox flash --port "$(PORT)"
+flash: $(READY)              ## the firmware onto the Pico (doodlebox flash: the one attached, or PORT=/dev/ttyACM0): its events stored first, then its self-test
+	$(VENV)/bin/doodlebox flash $(if $(PORT),--port "$(PORT)")
+
+dist: $(READY)               ## the sdist and the wheel into dist/ (python -m build): the wheel carries the firmware and the board's data (docs/install.md)
+	$(PY) -m build --no-isolation --outdir dist .
 
 typecheck: $(STUBS)          ## the firmware against MicroPython's Pico API (also part of make test)
 	cd firmware && MYPYPATH=../.stubs ../$(PY) -m mypy --config-file ../tests/mypy-firmware.ini main.py board doodle
@@ -77,4 +79,4 @@ firmware-data: $(READY)      ## regenerate firmware/board/pins.py, firmware/dood
 	$(PY) -m doodlebox.deploy.firmware_data
 
 clean:
-	rm -rf $(VENV) .stubs build *.egg-info host/*.egg-info
+	rm -rf $(VENV) .stubs build dist *.egg-info host/*.egg-info

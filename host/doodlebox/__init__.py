@@ -6,6 +6,7 @@ them: a folder imports only folders below it (and the loose modules errors.py an
 
     errors.py   `DoodleboxError` and `InputError`: every error reported to a person, one line and its exit code
     paths.py    where the project's files are: the firmware tree, hardware data, layouts, the user's data
+    versions.py the versions of doodlebox, of the firmware it carries and of the link's protocol, from one place
 
     cli/        the command line: parses and prints; each command calls one folder
     table/      the scripted table: whole games played on a console with its buttons (`doodlebox demo`, the tests)
@@ -23,4 +24,4 @@ them: a folder imports only folders below it (and the loose modules errors.py an
     layouts/    the default sheet of each dice edition, the Deadly Doodles maps and deck (data)
 """
 
-__version__ = "0.1.0"
+__version__ = "0.9.0"     # the one place (pyproject.toml reads it; docs/install.md, "Versions")

@@ -94,3 +94,57 @@ def test_a_port_without_a_raw_repl_is_not_a_micropython_board():
     proc = subprocess.CompletedProcess([], 1, "", "mpremote: could not enter raw repl\n")
     err = flash._failure("/dev/ttyUSB0", proc)
     assert str(err).startswith("/dev/ttyUSB0: not a MicroPython board")
+
+
+def test_flash_stores_what_the_console_holds_first_then_runs_its_self_test(tmp_path):
+    """Issue 34: a console that played while no PC listened holds its events; `doodlebox flash`
+    stores them in the database first (a firmware update never loses a game), copies, runs the
+    self-test's automatic steps and says how they went, and resets."""
+    vc = VirtualConsole(mode="vm", flash_dir=tmp_path / "flash", seed=4).start()
+    try:
+        assert wait_for(lambda: vc.state == "firmware")
+        for name in ("ROLL",) + ("ROLL",) * 5:          # the lobby's ROLL begins a game; its start roads
+            vc.press(name, PRESS_MS)
+            time.sleep(0.4)
+        db = tmp_path / "games.sqlite3"
+        r = subprocess.run([str(ROOT / ".venv" / "bin" / "doodlebox"), "flash", "--port", vc.port, "--db", str(db),
+                            "--build", str(tmp_path / "build")], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        out = r.stdout
+        assert "event(s) the PC has not stored: storing them first" in out and "stored " in out, out
+        from doodlebox.store import Store
+
+        kinds = [e["k"] for _, _, _, e in Store(db).events()]
+        assert kinds[0] == "game" and kinds.count("start") >= 1, kinds
+        assert ("self-test: 49 pips lit one by one, the scale played, the panel's pattern drawn, "
+                "0 driver error(s)") in out
+        assert out.rstrip().endswith("the board has been reset and runs the new firmware")
+        assert wait_for(lambda: vc.state == "firmware" and vc.boots >= 2)
+    finally:
+        vc.stop()
+
+
+def test_without_a_port_the_one_pico_is_found_and_none_or_two_are_refused(monkeypatch, capsys):
+    from doodlebox.cli import main
+    from doodlebox.link.ports import UsbPort
+
+    pico = UsbPort("/dev/ttyACM0", 0x2E8A, 0x0005, "E6614C311B2C4A2F", "Board in FS mode")
+    other = UsbPort("/dev/ttyACM1", 0x2E8A, 0x0005, "E6614C311B000001", "Board in FS mode")
+    for found, code, said in (([], 2, "no Pico running MicroPython is attached"),
+                              ([pico, other], 2, "2 Picos are attached (/dev/ttyACM0 (USB serial E6614C311B2C4A2F), "
+                                                 "/dev/ttyACM1 (USB serial E6614C311B000001)): give --port")):
+        monkeypatch.setattr(flash, "find_picos", lambda found=found: found)
+        assert main(["flash"]) == code
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
+    monkeypatch.setattr(flash, "find_picos", lambda: [pico])
+    assert flash.choose_port(None) == "/dev/ttyACM0" and flash.choose_port("/dev/x") == "/dev/x"
+
+
+def test_a_port_that_is_not_a_pico_is_one_line_and_exit_2_and_nothing_is_written(capsys, tmp_path):
+    from doodlebox.cli import main
+
+    assert main(["flash", "--port", "/dev/null", "--db", str(tmp_path / "g.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("doodlebox: cannot open /dev/null") and err.count("\n") == 1, err
+    assert not (tmp_path / "g.sqlite3").exists()

@@ -23,7 +23,7 @@ import io
 import os
 import sys
 
-from doodlebox import __version__, paths
+from doodlebox import paths, versions
 from doodlebox.cli import analyse, coach, console, games, league, maker, records, stats, web
 from doodlebox.cli.command import Command
 from doodlebox.errors import DoodleboxError
@@ -48,10 +48,22 @@ def where_the_games_are() -> str:
             "  (to see them: doodlebox games --db with that file)" + folder)
 
 
+class _Version(argparse.Action):
+    """--version: read when asked (the firmware's version is read from the file it carries)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        try:
+            print(versions.line())
+        except DoodleboxError as exc:
+            parser.exit(exc.exit_code, f"doodlebox: {exc}\n")
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="doodlebox", description="Log, validate, score and simulate doodlebox games.",
                                 epilog=where_the_games_are(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"doodlebox {__version__}")
+    p.add_argument("--version", action=_Version, nargs=0, help="the versions of doodlebox, of the firmware it "
+                   "carries and of the link's protocol, and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for c in COMMANDS:
         c.add_to(sub)

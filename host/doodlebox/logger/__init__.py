@@ -8,4 +8,5 @@ command line.
     link_thread.py  `LinkThread`: a console's link in a thread, reconnecting; its verdicts worked out in another thread
     verdicts.py     the PC's verdict after each event that can change a score: the `score` message and the violations
     answers.py      the coach at the console, in a thread of its own: `hint?` answered with `hint`, `bot?` with `bot`
+    drain.py        before `doodlebox flash`: the events a console holds that the PC has not stored, stored first
 """

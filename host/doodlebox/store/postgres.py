@@ -495,9 +495,10 @@ def open_server(url: str, timeout: float, readonly: bool) -> PgConnection:
         raise StoreError(f"{where}: the URL names no database; {GIVE}", "url")
     try:
         import psycopg  # deferred: PostgreSQL's library, only for a postgresql:// database
-    except ImportError as exc:
-        raise StoreError(f"{where}: PostgreSQL needs psycopg 3, which is not installed ({exc}): "
-                         "pip install 'psycopg[binary]'", "cantopen") from None
+    except ImportError:
+        raise StoreError(f"{where}: a PostgreSQL database needs doodlebox's club extra (psycopg 3), which is not "
+                         "installed: pip install 'doodlebox[club]' (with pipx: pipx inject doodlebox "
+                         "'psycopg[binary]')", "url") from None
     try:
         db = PgConnection(url, timeout, readonly, target)
     except psycopg.Error as exc:
