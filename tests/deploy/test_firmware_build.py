@@ -77,5 +77,5 @@ def test_flash_to_a_missing_port_is_one_clear_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "doodlebox.cli", "flash", "--port", str(tmp_path / "ttyNONE"),
                         "--build", str(tmp_path / "b")], capture_output=True, text=True,
                        env={"PYTHONPATH": str(ROOT / "host"), "PATH": "/usr/bin:/bin"})
-    assert r.returncode == 1
+    assert r.returncode == 2           # what the user gave cannot be used (issue 34): nothing is written
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("doodlebox: ") and "Traceback" not in r.stderr

@@ -9,7 +9,8 @@ from test_livegame import FakeConsole
 
 import doodlebox
 from doodlebox import versions
-from doodlebox.logger.link_thread import LinkThread
+from doodlebox.link.ports import Follow
+from doodlebox.logger.club import Club
 from doodlebox.virtual.pty_port import PtyPort
 
 
@@ -32,16 +33,18 @@ def test_which_side_to_update():
     assert newer is not None and "newer than the" in newer and "update doodlebox (`pipx upgrade doodlebox`" in newer
 
 
-def test_the_logger_says_it_once_when_a_console_runs_another_firmware(tmp_path):
+def test_the_logger_says_it_right_after_the_console_is_connected(tmp_path):
     pty = PtyPort()
     console = FakeConsole(pty)              # its hello says firmware 0.3.0
-    notes: list[str] = []
-    link = LinkThread(pty.path, tmp_path / "g.sqlite3", on_note=notes.append, handshake_timeout=5).start()
+    lines: list[str] = []
+    club = Club(tmp_path / "g.sqlite3", lines.append, lambda e: [], handshake_timeout=5)
     try:
+        club.add(pty.path, Follow(pty.path), "fake")
         console.pump(lambda: any(m["t"] == "hi" for m in console.got))
-        assert link.wait_ready(5) and link.error is None
+        club.wait_ready(10)
+        assert lines[:2] == [f"connected: console {console.uid}, firmware 0.3.0, boot {console.boot}",
+                             f"  note: console {console.uid} runs firmware 0.3.0; this doodlebox carries "
+                             f"{versions.firmware()}: update the console with `doodlebox flash` (its games are kept)"]
     finally:
-        link.stop()
+        club.stop()
         pty.close()
-    said = [n for n in notes if "runs firmware 0.3.0" in n]
-    assert len(said) == 1 and "update the console with `doodlebox flash`" in said[0], notes

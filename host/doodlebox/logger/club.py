@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from doodlebox import versions
 from doodlebox.errors import DoodleboxError
 from doodlebox.link.ports import Follow, UsbPort, Watch
 from doodlebox.logger.link_thread import LOOK_EVERY, LinkThread
@@ -115,6 +116,12 @@ class Club:
         console = c.link.link.console
         if console is not None:
             self.line(c, f"connected: console {console.uid}, firmware {console.fw}, boot {console.boot}")
+            try:
+                update = versions.compare(console.fw, console.uid)    # which side to update, if either
+            except DoodleboxError:
+                update = None     # the firmware this doodlebox carries cannot be read: nothing to compare
+            if update:
+                self.line(c, f"  note: {update}")
         c.printer = threading.Thread(target=self._printout, args=(c,), name=f"printer-{c.name}", daemon=True)
         c.printer.start()
 

@@ -19,8 +19,6 @@ from collections.abc import Callable
 
 import serial
 
-from doodlebox import versions
-from doodlebox.errors import DoodleboxError
 from doodlebox.history.console_record import ConsoleLogError
 from doodlebox.link.describe import NAMED, Stored
 from doodlebox.link.ports import Follow, open_port
@@ -206,13 +204,6 @@ class LinkThread:
             self.on_note(f"console {console.uid} on {path}: the same board (USB serial {follow.serial}) with a new "
                          f"uid, was {follow.uid} (its flash was wiped?); followed")
         follow.uid = console.uid
-        if not self.sessions:
-            try:
-                older = versions.compare(console.fw, console.uid)   # which side to update, if either
-            except DoodleboxError:
-                older = None          # the firmware this doodlebox carries cannot be read: nothing to compare
-            if older:
-                self.on_note(older)
         self.sessions += 1
         self._ready.set()
         looked = time.monotonic() - OTHERS_EVERY     # the first look at once
