@@ -17,7 +17,7 @@ def _no_arguments(parser: argparse.ArgumentParser) -> None:
 class Command:
     name: str
     help: str
-    run: Run | None = None                          # None for a group of subcommands
+    run: Run | None = None                          # None for a group that needs a subcommand
     arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
     subcommands: tuple[Command, ...] = field(default=())
 
@@ -25,9 +25,9 @@ class Command:
         """Add this command (and its subcommands) to an argparse subparsers object."""
         p = sub.add_parser(self.name, help=self.help, description=self.help)
         self.arguments(p)
-        if self.subcommands:
-            inner = p.add_subparsers(dest=f"command{depth + 1}", required=True, metavar="COMMAND")
+        if self.subcommands:   # a group with its own run runs it when no subcommand is named
+            inner = p.add_subparsers(dest=f"command{depth + 1}", required=self.run is None, metavar="COMMAND")
             for c in self.subcommands:
                 c.add_to(inner, depth + 1)
-        else:
+        if self.run is not None:
             p.set_defaults(run=self.run)

@@ -126,25 +126,33 @@ class Canvas:
     frames have whole-pixel edges; polygons, strokes and rings are smoothed (each pixel as grey as
     the share of it they cover)."""
 
-    def __init__(self, width: int, height: int):
-        self.width, self.height = width, height
-        self.image = Image.new("L", (width, height), WHITE)
+    def __init__(self, width: int, height: int, zoom: int = 1):
+        """A canvas of width x height in the drawing's units; with zoom > 1 every unit is zoom x
+        zoom pixels and everything is drawn that much finer (a sheet at print resolution), the
+        drawing's coordinates and sizes unchanged."""
+        if zoom < 1:
+            raise ValueError("bad zoom")
+        self.width, self.height, self.zoom = width, height, zoom
+        self.image = Image.new("L", (width * zoom, height * zoom), WHITE)
         self.draw = ImageDraw.Draw(self.image)
 
     def rect(self, x: int, y: int, w: int, h: int, v: int) -> None:
         if w > 0 and h > 0:
-            self.draw.rectangle((x, y, x + w - 1, y + h - 1), fill=v)
+            z = self.zoom
+            self.draw.rectangle((x * z, y * z, (x + w) * z - 1, (y + h) * z - 1), fill=v)
 
     def frame(self, x: int, y: int, w: int, h: int, v: int, t: int = 1) -> None:
-        """The outline of a rectangle, t pixels thick inside it."""
+        """The outline of a rectangle, t units thick inside it."""
         if w > 0 and h > 0:
-            self.draw.rectangle((x, y, x + w - 1, y + h - 1), outline=v, width=t)
+            z = self.zoom
+            self.draw.rectangle((x * z, y * z, (x + w) * z - 1, (y + h) * z - 1), outline=v, width=t * z)
 
     def _fine(self, v: int, box, draw) -> None:
-        """Paint grey v through a mask drawn SUB times finer over box (x0, y0, x1, y1, clipped to
-        the canvas) by draw(ImageDraw of the mask, x0, y0)."""
-        x0, y0 = max(math.floor(box[0]), 0), max(math.floor(box[1]), 0)
-        x1, y1 = min(math.ceil(box[2]), self.width), min(math.ceil(box[3]), self.height)
+        """Paint grey v through a mask drawn SUB times finer over box (x0, y0, x1, y1 in units,
+        clipped to the canvas) by draw(ImageDraw of the mask, x0, y0: its corner in pixels)."""
+        z = self.zoom
+        x0, y0 = max(math.floor(box[0] * z), 0), max(math.floor(box[1] * z), 0)
+        x1, y1 = min(math.ceil(box[2] * z), self.image.width), min(math.ceil(box[3] * z), self.image.height)
         if x0 >= x1 or y0 >= y1:
             return
         mask = Image.new("L", ((x1 - x0) * SUB, (y1 - y0) * SUB), 0)
@@ -153,9 +161,10 @@ class Canvas:
 
     def polygon(self, pts, v: int) -> None:
         """A convex polygon."""
+        z = self.zoom
         pts = [(float(x), float(y)) for x, y in pts]
         box = (min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts))
-        self._fine(v, box, lambda d, x0, y0: d.polygon(_inward([(x - x0, y - y0) for x, y in pts]), fill=255))
+        self._fine(v, box, lambda d, x0, y0: d.polygon(_inward([(x * z - x0, y * z - y0) for x, y in pts]), fill=255))
 
     def line(self, x0, y0, x1, y1, v: int, t: float = 2) -> None:
         """A stroke of width t with flat ends."""
@@ -171,16 +180,19 @@ class Canvas:
         if clip:
             box = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3]))
 
+        z = self.zoom
+
         def draw(d, x0, y0):
-            fine = [round((cx - out - x0) * SUB), round((cy - out - y0) * SUB),
-                    round((cx + out - x0) * SUB) - 1, round((cy + out - y0) * SUB) - 1]
-            d.ellipse(fine, outline=255, width=max(1, round(t * SUB)))
+            fine = [round(((cx - out) * z - x0) * SUB), round(((cy - out) * z - y0) * SUB),
+                    round(((cx + out) * z - x0) * SUB) - 1, round(((cy + out) * z - y0) * SUB) - 1]
+            d.ellipse(fine, outline=255, width=max(1, round(t * z * SUB)))
         self._fine(v, box, draw)
 
     def text(self, x: int, y: int, s: str, v: int = INK, scale: float = 2) -> int:
         """Draw s with the top of its capitals at y, starting at x; returns its width."""
         if s:
-            self.draw.text((x, y + cap_height(scale)), plain(s), fill=v, font=font(scale), anchor="ls")
+            z = self.zoom
+            self.draw.text((x * z, y * z + cap_height(scale * z)), plain(s), fill=v, font=font(scale * z), anchor="ls")
         return text_width(s, scale)
 
     # -- as a file -----------------------------------------------------------------------------

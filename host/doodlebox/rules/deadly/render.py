@@ -20,6 +20,7 @@ from pathlib import Path
 from doodlebox.drawing.canvas import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
 from doodlebox.rules.deadly.engine import score
 from doodlebox.rules.deadly.maps import DungeonMap, E, N, S, W
+from doodlebox.rules.deadly.tallies import DRAGON_TIMES, POINTS
 
 SQ = 120            # side of a room
 ROAD = 14           # width of a path
@@ -200,6 +201,46 @@ def render_sheet(state, player: int, path, title: str = "") -> Path:
     path = Path(path)
     cv.save(path)
     return path
+
+
+# -- the blank map (doodlebox sheets print) ------------------------------------------------------
+def blank_canvas(m: DungeonMap, head: str, sub: str, zoom: int = 1) -> Canvas:
+    """The map side as printed, nothing drawn on it yet (docs/sheets.md): the dungeon with its
+    rooms' contents, walls, passageways and entryways, the legend, and the scoring section's
+    items 1 to 7 with an empty box each and the total. `head` and `sub` are its two title lines;
+    drawn `zoom` times finer."""
+    geo = map_geometry(m)
+    cv = Canvas(geo.width, geo.height, zoom)
+    cv.text(MARGIN, MARGIN, wrap(head, geo.width - 2 * MARGIN, 1, 3)[0], INK, 3)
+    cv.text(MARGIN, MARGIN + 32, wrap(sub, geo.width - 2 * MARGIN, 1)[0], LABEL)
+    _dungeon(cv, geo, m)
+    for sample, text, x, y in geo.legend:
+        _sample(cv, sample, x, y)
+        cv.text(x + KEY, y, text, INK, 2)
+    x, y = geo.panel
+    cv.text(x, y, "Scoring", INK, 3)
+    y += 40
+    for what in _score_items():
+        for k, line in enumerate(wrap(what, PANEL - 130, 2)):
+            cv.text(x + (0 if k == 0 else 24), y + 6 + k * LINE, line, INK if k == 0 else LABEL)
+        cv.frame(x + PANEL - 90, y, 90, 30, INK, 2)
+        y += max(34, 6 + len(wrap(what, PANEL - 130, 2)) * LINE + 4)
+    cv.rect(x, y + 4, PANEL, 2, INK)
+    cv.text(x, y + 20, "Total", INK, 3)
+    cv.frame(x + PANEL - 90, y + 12, 90, 40, INK, 2)
+    return cv
+
+
+def _score_items() -> list[str]:
+    """The scoring section's items 1 to 7 as printed, with their weights (engine.POINTS)."""
+    p = POINTS
+    return [f"1. Loot entered: {p['loot']:+d} each, x {DRAGON_TIMES} when the Dragon's room is entered",
+            f"2. Weapons entered: {p['weapons']:+d} each",
+            f"3. Monsters with their Weapon: {p['matched']:+d} each",
+            f"4. Monsters without their Weapon: {p['unmatched']:+d} each",
+            f"5. Entryways not linked: {p['entryways']:+d} each",
+            f"6. Unused path segments: {p['unused']:+d} each",
+            f"7. Traps that hit you: {p['hits']:+d} each"]
 
 
 def _dungeon(cv: Canvas, geo: Geometry, m: DungeonMap) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doodlebox.drawing.canvas import FILL, GRID, INK, LABEL, WHITE, Canvas, text_width, wrap
-from doodlebox.rules.dice import roads, scoring
+from doodlebox.rules.dice import engine, roads, scoring
 from doodlebox.rules.dice.layout import Layout
 
 # -- sizes (pixels) and grey levels --------------------------------------------------------------
@@ -268,6 +268,55 @@ def render_sheet(state, player: int, path, title: str = "") -> Path:
     return path
 
 
+# -- the blank sheet (doodlebox sheets print) -----------------------------------------------------
+FACE = SQ + 24     # a die face's cell in the legend of road pieces: its number above the piece
+
+
+def blank_canvas(lay: Layout, head: str, sub: str, zoom: int = 1) -> Canvas:
+    """The sheet as printed, nothing drawn on it yet (docs/sheets.md): the grid with every
+    square's kind, start squares, printed houses and floors; the tracks, the bonuses, the trees
+    and barrels; the road pieces by the column die's faces; an empty box for each score and the
+    total (and a solo game's achievements to tick). `head` and `sub` are its two title lines;
+    drawn `zoom` times finer."""
+    state = engine.Game(lay, 2).new_state()
+    geo = sheet_geometry(lay)
+    px, y = geo.heads["score"]
+    faces = [(f, px + (k % 3) * (FACE + 20), y + LINE + 8 + (k // 3) * (FACE + 10))
+             for k, f in enumerate(sorted(lay.legend))]
+    y += LINE + 8 + 2 * (FACE + 10) + 10
+    items = _score_items(lay)
+    achievements = [a.name for a in lay.solo.achievements] if lay.solo else []
+    height = max(geo.height, y + LINE + 4 + (len(items) + 1) * 34 + 40 + (LINE + len(achievements) * LINE) + MARGIN)
+    cv = Canvas(geo.width, height, zoom)
+    cv.text(MARGIN, MARGIN, wrap(head, geo.width - 2 * MARGIN, 1, 3)[0], INK, 3)
+    cv.text(MARGIN, MARGIN + 32, wrap(sub, geo.width - 2 * MARGIN, 1)[0], LABEL)
+    _grid(cv, geo, lay, state.sheets[0])
+    _legend_key(cv, geo)
+    _tracks(cv, geo, lay, state.sheets[0], blank=True)
+    cv.text(px, geo.heads["score"][1], f"Road pieces by the {lay.word('column_die')}")
+    for face, x, fy in faces:
+        cv.text(x, fy, str(face), INK)
+        cv.frame(x + 16, fy, SQ, SQ, GRID, 2)
+        _road(cv, x + 16, fy, roads.SIDES[lay.legend[face]])
+    cv.text(px, y, "Score")
+    y += LINE + 4
+    for what in items + ["Total"]:
+        big = what == "Total"
+        if big:
+            cv.rect(px, y, PANEL, 2, INK)
+            y += 10
+        cv.text(px + 8, y + 6, wrap(_cap(what), PANEL - 120, 1, 3 if big else 2)[0], INK, 3 if big else 2)
+        cv.frame(px + PANEL - 90, y, 90, 30 if not big else 40, INK, 2)
+        y += 34 if not big else 46
+    if achievements:
+        cv.text(px, y + 4, "Solo: rank from the total; achievements")
+        for name in achievements:
+            y += LINE
+            cv.frame(px + 10, y + 4, 14, 14, INK, 2)
+            cv.text(px + 32, y + 4, name, INK)
+    return cv
+
+
 def _grid(cv: Canvas, geo: Geometry, lay: Layout, sheet) -> None:
     n = lay.size
     gx, gy = geo.squares[0]
@@ -316,21 +365,7 @@ def _legend_key(cv: Canvas, geo: Geometry) -> None:
 def _panel(cv: Canvas, geo: Geometry, state, player: int) -> None:
     """The tracks, the bonuses, the trees and barrels, and the score."""
     game, lay, sheet = state.game, state.game.layout, state.sheets[player]
-    for name, cells in geo.tracks.items():
-        cv.text(*geo.heads[name], _cap(lay.word(name)) + (" (shared)" if lay.tracks[name].shared else ""))
-        for v, cx, cy in cells:
-            _value(cv, v, cx, cy, v in sheet.circled[name], v in sheet.struck[name])
-    if geo.bonuses:
-        cv.text(*geo.heads["bonuses"], f"First-player bonuses ({lay.word('shop')})")
-        for v, cx, cy in geo.bonuses:
-            _value(cv, v, cx, cy, v in sheet.bonuses, v in sheet.struck_bonuses)
-    tree = _bottle if lay.word("tree") == "bottle" else _tree
-    for key, centres, crossed, draw in (("trees", geo.trees, sheet.trees, tree),
-                                         ("barrels", geo.barrels, sheet.barrels, _barrel)):
-        if centres:
-            cv.text(*geo.heads[key], f"{_cap(lay.word(key))}: {crossed} of {len(centres)} crossed")
-            for k, (cx, cy) in enumerate(centres):
-                draw(cv, cx, cy, k < crossed)
+    _tracks(cv, geo, lay, sheet)
     score = scoring.score(state)
     mine = score.sheets[player]
     x, y = geo.heads["score"]
@@ -359,6 +394,37 @@ def _panel(cv: Canvas, geo: Geometry, state, player: int) -> None:
     wins = state.is_terminal() and not game.solo and player in score.winners
     cv.text(x, y + 18, "Total" + (" (wins)" if wins else ""), INK, 3)
     cv.text(x + PANEL - text_width(str(mine.total), 3), y + 18, str(mine.total), INK, 3)
+
+
+def _score_items(lay: Layout) -> list[str]:
+    """The score's lines of a blank sheet, in scoring.score()'s order."""
+    out = [f"{lay.word(t)} values circled" for t in lay.tracks]
+    out += ["first-player bonuses"] if lay.bonuses else []
+    out += [f"connected {scoring.plural(lay.word(k))} x {g.points[k]}" for g in lay.groups for k in g.kinds]
+    if lay.tree_points:
+        trees = lay.word("trees")
+        out += [f"fewest {trees} crossed: +{lay.tree_points}", f"most {trees} crossed: -{lay.tree_points}"]
+    return out
+
+
+def _tracks(cv: Canvas, geo: Geometry, lay: Layout, sheet, blank: bool = False) -> None:
+    """The tracks, the bonuses, the trees and the barrels, with what the sheet holds (blank: as
+    printed, the trees and barrels not counted)."""
+    for name, cells in geo.tracks.items():
+        cv.text(*geo.heads[name], _cap(lay.word(name)) + (" (shared)" if lay.tracks[name].shared else ""))
+        for v, cx, cy in cells:
+            _value(cv, v, cx, cy, v in sheet.circled[name], v in sheet.struck[name])
+    if geo.bonuses:
+        cv.text(*geo.heads["bonuses"], f"First-player bonuses ({lay.word('shop')})")
+        for v, cx, cy in geo.bonuses:
+            _value(cv, v, cx, cy, v in sheet.bonuses, v in sheet.struck_bonuses)
+    tree = _bottle if lay.word("tree") == "bottle" else _tree
+    for key, centres, crossed, draw in (("trees", geo.trees, sheet.trees, tree),
+                                         ("barrels", geo.barrels, sheet.barrels, _barrel)):
+        if centres:
+            cv.text(*geo.heads[key], _cap(lay.word(key)) + ("" if blank else f": {crossed} of {len(centres)} crossed"))
+            for k, (cx, cy) in enumerate(centres):
+                draw(cv, cx, cy, k < crossed)
 
 
 def _cap(s: str) -> str:
