@@ -3,7 +3,7 @@
 import json
 from binascii import crc32
 
-VERSION = 4
+VERSION = 5
 MAX_FRAME = 512
 
 

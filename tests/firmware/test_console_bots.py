@@ -236,7 +236,7 @@ def test_the_frames_and_the_game_events_schema():
     from doodlebox.link import frames
 
     out = frames.bot(1, 2, [3, 4, 5, 6, 15], "P3 (PC): x")
-    assert frames.decode(frames.encode("bot", **{k: v for k, v in out.items() if k != "t"})) == dict(out, v=4)
+    assert frames.decode(frames.encode("bot", **{k: v for k, v in out.items() if k != "t"})) == dict(out, v=5)
     assert frames.decode(frames.encode("bot?", g=1, s=3, p=1)) == {"t": "bot?", "v": 4, "g": 1, "s": 3, "p": 1}
     with pytest.raises(frames.FrameError):
         frames.decode(frames.encode("bot?", g=1, s=3))

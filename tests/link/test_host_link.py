@@ -200,11 +200,11 @@ def test_a_console_of_an_earlier_protocol_version_is_told_to_update_in_one_line(
     store = Store(tmp_path / "db.sqlite3")
     with pytest.raises(LinkError) as err:
         HostLink(port, store).handshake(2)
-    assert str(err.value) == (f"the console speaks protocol version {version}; this doodlebox needs 4: "
-                              "update its firmware with make flash")
+    assert str(err.value) == (f"the console speaks protocol version {version}; this doodlebox needs 5: "
+                              "update its firmware with doodlebox flash")
     assert store.events() == [] and store.games() == []   # stores nothing from it
-    port.inbox = _hello_of_version(5)
-    with pytest.raises(LinkError, match="protocol version 5; this doodlebox speaks 4: update doodlebox"):
+    port.inbox = _hello_of_version(6)
+    with pytest.raises(LinkError, match="protocol version 6; this doodlebox speaks 5: update doodlebox"):
         HostLink(port, store).handshake(2)
 
 
@@ -215,13 +215,13 @@ def test_a_frame_of_another_version_is_ignored_and_the_link_goes_on(tmp_path):
     port = FakePort()
     notes = []
     link = HostLink(port, store, on_note=notes.append)
-    old = ev(2).replace(b'"v":4', b'"v":2')
+    old = ev(2).replace(b'"v":5', b'"v":2')
     old = old[:old.rindex(b"*") + 1] + b"%08x\n" % zlib.crc32(old[1:old.rindex(b"*")])
     port.inbox = hello() + ev(1) + old + old + _hello_of_version(2) + _hello_of_version(3) + ev(2)
     link.poll()
     assert [s for _, _, s, _ in store.events()] == [1, 2] and link.counts["bad"] == 4
     assert notes == [f"a frame of protocol version {v} ignored: the console speaks protocol version {v}; this "
-                     "doodlebox needs 4: update its firmware with make flash" for v in (2, 3)]
+                     "doodlebox needs 5: update its firmware with doodlebox flash" for v in (2, 3)]
 
 
 STRICT = {c["name"]: c for c in VECTORS["strict"]}
@@ -324,7 +324,7 @@ def test_the_score_message_is_short_printable_ascii():
                    "why": 'round 3, P2 (Zoe): "die 2" - was already taken by P1 this...'}
     assert len(msg["why"]) <= frames.WHY_MAX
     line = frames.encode("score", **{k: v for k, v in msg.items() if k != "t"})
-    assert all(0x20 <= b <= 0x7E for b in line[:-1]) and frames.decode(line) == dict(msg, v=4)
+    assert all(0x20 <= b <= 0x7E for b in line[:-1]) and frames.decode(line) == dict(msg, v=5)
     assert frames.score(1, 0, [0], 0)["why"] == ""
 
 
@@ -496,3 +496,46 @@ def test_the_schema_takes_the_edges_of_every_range(e):
 
     line = frames.encode("ev", boot=1, s=1, e=e)
     assert frames.decode(line)["e"] == schema.check_event(e) == e
+
+
+def test_a_console_of_version_4_is_spoken_to_in_version_4(tmp_path):
+    """docs/protocol.md, "Versions": a host of version 5 speaks 4 to an older firmware: its hello,
+    its events stored and acknowledged in its version; its `err` to our first `hi` (which it cannot
+    read) makes the host ask again in version 4."""
+    port = FakePort()
+    store = Store(tmp_path / "db.sqlite3")
+    link = HostLink(port, store)
+    refused = frames.encode("err", v=4, why="protocol version 5, this side speaks 4")
+    port.inbox = refused
+    link.poll()
+    assert [(m["t"], m["v"]) for m in port.sent] == [("hi", 4)]
+    port.sent.clear()
+    port.inbox = frames.encode("hello", v=4, fw="0.8.1", uid="abc", boot=1, first=1, next=1, held=[[1, 1, 1]])
+    port.inbox += frames.encode("ev", v=4, boot=1, s=1, e=ROLL)
+    link.poll()
+    assert link.console is not None and link.console.protocol == 4
+    assert [(m["t"], m["v"], m.get("s")) for m in port.sent] == [("ack", 4, 1)]
+    assert [s for _, _, s, _ in store.events()] == [1]
+    port.sent.clear()
+    link.send(frames.score(1, 1, [3, 4], 0))
+    assert port.sent[0]["v"] == 4
+
+
+def test_a_frame_of_version_4_carries_nothing_of_version_5():
+    game = {"k": "game", "g": 1, "ed": "city", "n": 2, "var": "", "sh": "ours", "sx": "0123456789ab"}
+    with pytest.raises(frames.FrameError, match="names a sheet"):
+        frames.decode(frames.encode("ev", v=4, boot=1, s=1, e=game))
+    with pytest.raises(frames.FrameError, match="protocol version 5"):
+        frames.decode(frames.encode("sheets", v=4, held=[], use=[], at=0))
+    assert frames.decode(frames.encode("sheets", held=[["city", "ours", "0123456789ab"]], use=[["city", 0]], at=7))
+
+
+@pytest.mark.parametrize("fields, says", [
+    ({"held": [["city", "ours", "0123456789a"]], "use": [], "at": 0}, "not 12 hex digits"),
+    ({"held": [["city", "Ours", "0123456789ab"]], "use": [], "at": 0}, "held[0][1]"),
+    ({"held": [["puzzle", "ours", "0123456789ab"]], "use": [], "at": 0}, "held[0][0]"),
+    ({"held": [["city", f"s{k}", "0123456789ab"] for k in range(7)], "use": [], "at": 0}, "7 items"),
+])
+def test_the_sheets_message_is_checked(fields, says):
+    with pytest.raises(frames.FrameError, match=says.replace("[", r"\[").replace("]", r"\]")):
+        frames.decode(frames.encode("sheets", **fields))

@@ -8,7 +8,7 @@ it calls. It may import every other folder; nothing in the package imports it bu
     stats.py     stats: dice fairness, scores, win rates, solo ranks; their charts
     league.py    people, league, sync: people (merged), the league's openskill standings, a venue's games pushed in
     records.py   validate, score, render, layout check: game records and data files
-    sheets.py    sheets [add|remove|export|print]: the library of the table's sheets, the blank sheet to print
+    sheets.py    sheets [add|remove|export|print|use]: the library of the table's sheets, the blank sheet, the choice
     web.py       web: a page on 127.0.0.1 with the games, sheets, statistics, the game being played (`log --web` too)
     maker.py     flash, hardware bom|power|wiring|wokwi|check: the firmware onto a Pico; the board's documents
     coach.py     bot: bots play whole games through the engine at the coach's levels

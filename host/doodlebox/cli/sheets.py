@@ -1,4 +1,4 @@
-"""`doodlebox sheets [add | remove | export | print]`: the library of the table's sheets
+"""`doodlebox sheets [add | remove | export | print | use]`: the library of the table's sheets
 (docs/sheets.md)."""
 from __future__ import annotations
 
@@ -14,13 +14,17 @@ def listing(args: argparse.Namespace) -> int:
     """Every sheet: name, what it is, its hash, where it came from; a sheet that cannot be used
     with its problem."""
     rows = library.sheets()
+    chosen = {name for name, _ in library.choices().values()}
     width = max(len(s.name) for s in rows)
     for s in rows:
+        mark = "*" if s.name in chosen else " "
         if s.problem:
-            print(f"{s.name:<{width}}  cannot be used: {s.problem}")
+            print(f"{mark} {s.name:<{width}}  cannot be used: {s.problem}")
         else:
-            print(f"{s.name:<{width}}  {s.what:<24} {s.hash}  {s.title}: {s.source}")
+            print(f"{mark} {s.name:<{width}}  {s.what:<24} {s.hash}  {s.title}: {s.source}")
     print(f"the library: {library.folder()}")
+    if chosen:
+        print("* the table's choice (doodlebox sheets use NAME): sent to each console it is attached to")
     return 0
 
 
@@ -55,6 +59,15 @@ def print_blank(args: argparse.Namespace) -> int:
     return 0
 
 
+def use(args: argparse.Namespace) -> int:
+    sheet = library.use(args.name)
+    game = library.game_of(sheet)
+    what = "its default" if sheet.default and game != "deadly" else (
+        "the printed map sides (chosen in the lobby)" if sheet.default else f"{sheet.name} (hash {sheet.hash})")
+    print(f"{game}: the table plays {what}; a console attached to `doodlebox log` is sent it")
+    return 0
+
+
 def _add_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path,
                    help="a sheet (docs/layouts.md) or a Deadly Doodles map side (docs/deadly-doodles.md)")
@@ -85,5 +98,7 @@ COMMANDS = (
                 Command("export", "write a sheet as a file (a default too: the start of one's own)", export,
                         _export_args),
                 Command("print", "the blank sheet to print: a PDF or a 300-dpi PNG, A4 or Letter", print_blank,
-                        _print_args))),
+                        _print_args),
+                Command("use", "the sheet the table plays its game on (a default's name: the default again); "
+                        "`doodlebox log` sends it to the console", use, _name))),
 )

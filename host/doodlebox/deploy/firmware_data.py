@@ -63,10 +63,11 @@ def _short(edition: str) -> str:
     return e.short if e is not None else edition[:10]
 
 
-def edition_module(path: Path) -> str:
+def edition_module(path: Path, lay: layout.Layout | None = None) -> str:
     """firmware/doodle/ed_<edition>.py: what the console needs of one edition's sheet, from the
-    same layout file as the PC's engine (docs/layouts.md), in compact form."""
-    lay = layout.load(path)
+    same layout file as the PC's engine (docs/layouts.md), in compact form (`lay`: that layout
+    already read; a table's own sheet, sent to the console as its constants: sheets/console.py)."""
+    lay = lay or layout.load(path)
     n = lay.size
     code = {k: i for i, k in enumerate(KIND_CODES)}
     sq = lay.squares
@@ -126,11 +127,12 @@ DEADLY_CONTENTS = ("", "loot", "dragon", "weapon", "monster")
 DEADLY_TRAP, DEADLY_DRAW2 = 16, 32     # a card that is not a path segment
 
 
-def deadly_module(side: str) -> str:
+def deadly_module(side: str, m: maps.DungeonMap | None = None) -> str:
     """firmware/doodle/deadly_<side>.py: one map side of Deadly Doodles and the default deck, as
-    the console needs them (docs/console-deadly-puzzle.md), from the files the PC's engine reads.
-    Only the side being played is loaded (RAM)."""
-    m = maps.load(side)
+    the console needs them (docs/console-deadly-puzzle.md), from the files the PC's engine reads
+    (`m`: a map side of the table's own instead, sent to the console: sheets/console.py). Only the
+    side being played is loaded (RAM)."""
+    m = m or maps.load(side)
     d = decks.load()
     if (m.columns, m.rows) != (6, 6):
         raise ValueError(f"map side {side}: the console's buttons name 6 columns and 6 rows")
@@ -145,7 +147,7 @@ def deadly_module(side: str) -> str:
         pad = " " * (len(name) + 4)
         return f"# {comment}\n{name} = (" + ("\n" + pad).join(parts) + ")\n"
 
-    src = f"host/doodlebox/layouts/{maps.DEFAULT_FILES[side]} and {decks.DEFAULT_FILE}"
+    src = f"host/doodlebox/layouts/{maps.DEFAULT_FILES.get(side, m.name)} and {decks.DEFAULT_FILE}"
     lines = [HEADER.format(src=src),
              f"# {m.name}, and the default deck ({len(cards) - 1} cards), as the console needs them\n",
              "# (docs/console-deadly-puzzle.md). Rooms row-major, a row of the map a line (A1 B1 .. F1, A2 ..);\n",

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from doodlebox.errors import InputError
 from doodlebox.link import schema
 
-VERSION = 4
+VERSION = 5
+VERSIONS = (4, 5)   # the host also speaks version 4 to a console of version 4 (docs/protocol.md, "Versions")
 MAX_FRAME = 512
 WHY_MAX = 60      # the score message's `why`: what the console's panel has room for
 INT_DIGITS = 10   # no field is above 2**31 - 1: longer numbers are refused before they are made
@@ -36,7 +37,7 @@ class VersionError(FrameError):
     """A frame of another protocol version; `version` is the one it says, `kind` its type."""
 
     def __init__(self, version: object, kind: object = None):
-        super().__init__(f"protocol version {version}, this side speaks {VERSION}")
+        super().__init__(f"protocol version {version}, this side speaks {' and '.join(map(str, VERSIONS))}")
         self.version = version
         self.kind = kind
 
@@ -45,8 +46,9 @@ def canonical(body: dict) -> bytes:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
-def encode(kind: str, **fields) -> bytes:
-    body = dict(fields, t=kind, v=VERSION)
+def encode(kind: str, *, v: int = VERSION, **fields) -> bytes:
+    """The frame of a message of type `kind` in protocol version `v`."""
+    body = dict(fields, t=kind, v=v)
     raw = canonical(body)
     frame = b"@" + raw + b"*" + b"%08x" % zlib.crc32(raw) + b"\n"
     if len(frame) > MAX_FRAME:
@@ -122,14 +124,27 @@ def decode(line: bytes) -> dict:
     v = msg["v"]
     if type(v) is not int:
         raise FrameError(f"'v' is {schema.show(v)}, not a version number")
-    if v != VERSION:
+    if v not in VERSIONS:
         raise VersionError(v, msg["t"] if type(msg["t"]) is str else None)
     try:
-        return schema.check(msg)
+        schema.check(msg)
+        if v < VERSION:
+            _older(msg)
+        return msg
     except schema.SchemaError as exc:
         if msg["t"] == "ev":
             _event_refused(str(exc), body, line)
         raise FrameError(str(exc)) from None
+
+
+def _older(msg: dict) -> None:
+    """A frame of version 4 has nothing of version 5's: no message of the table's sheets, no `game`
+    event naming a sheet."""
+    if msg["t"] in schema.V5_MESSAGES:
+        raise schema.SchemaError(f"{msg['t']!r} is a message of protocol version 5, in a frame of version {msg['v']}")
+    e = msg.get("e")
+    if msg["t"] == "ev" and isinstance(e, dict) and e.get("k") == "game" and ("sh" in e or "sx" in e):
+        raise schema.SchemaError(f"e(game) names a sheet (protocol version 5) in a frame of version {msg['v']}")
 
 
 class _Once(dict):
@@ -156,7 +171,7 @@ def _event_refused(why: str, body: bytes, line: bytes) -> None:
     if type(msg) is not dict or set(msg) != {"t", "v", "boot", "s", "e"} or msg["t"] != "ev":
         return
     boot, s, v = msg["boot"], msg["s"], msg["v"]
-    if type(v) is not int or v != VERSION or type(boot) is not int or type(s) is not int:
+    if type(v) is not int or v not in VERSIONS or type(boot) is not int or type(s) is not int:
         return
     if not (0 <= boot <= schema.INT32 and 1 <= s <= schema.INT32):
         return

@@ -1,4 +1,4 @@
-"""The strict schema of the link's messages (docs/protocol.md, version 4): every field of every
+"""The strict schema of the link's messages (docs/protocol.md, version 5): every field of every
 message type and event kind, exact types (a bool is not an int), integers in range, short
 printable strings. `check(msg)` raises SchemaError saying what is wrong and where; the frame
 decoder (frames.py) turns that into a refused frame.
@@ -16,6 +16,7 @@ from doodlebox.rules.dice import events as dice
 from doodlebox.rules.events import (
     GAME,
     INT32,
+    SHEET,
     Check,
     Events,
     Fields,
@@ -33,6 +34,7 @@ from doodlebox.rules.events import (
 )
 from doodlebox.rules.puzzle import events as puzzle
 from doodlebox.rules.specs import EDITIONS as SPECS
+from doodlebox.rules.specs import SPECS as GAME_SPECS
 
 # (the checks are rules/events.py's; the tests and link/frames.py take them from here too)
 __all__ = ["INT32", "Check", "Fields", "SchemaError", "check", "check_event", "fields", "flag", "integer", "list_of",
@@ -60,8 +62,13 @@ SUBJECTS, ROLES, GUESSES, PUZZLE_REFUSALS = puzzle.SUBJECTS, puzzle.ROLES, puzzl
 NUMBERS, SUBJECT_CARDS, SLOTS = puzzle.NUMBERS, puzzle.SUBJECT_CARDS, puzzle.SLOTS
 EVERY_REFUSAL = tuple(dict.fromkeys(w for game in GAMES for w in game.refusals))
 ENDINGS = tuple(dict.fromkeys(w for game in GAMES for w in game.endings))
-# a card game's options on its `game` event, by their keys (each is only that game's: GAME_KINDS)
-CARD_OPTIONS = {o.key: o.values for e in SPECS if not e.dice for o in e.options if o.name != "variant"}
+# a card game's options on its `game` event, by their keys (each is only that game's: GAME_KINDS), with the
+# word that says the table's own sheet (Deadly Doodles' `map` "own": Events.own)
+OWN = dict(game.own for game in GAMES if game.own is not None)
+CARD_OPTIONS = {o.key: (*o.values, *((OWN[o.key],) if o.key in OWN else ()))
+                for e in SPECS if not e.dice for o in e.options if o.name != "variant"}
+# each edition's game (its package's declaration): the `game` event's sheet is checked by it (Events.check_sheet)
+GAME_OF: dict[str, Events] = {e.edition: game for spec, game in zip(GAME_SPECS, GAMES) for e in spec.editions}
 
 
 BOOT = need(integer(0))
@@ -74,7 +81,8 @@ COMMON: dict[str, Fields] = {
     "game": {"g": GAME, "ed": need(one_of(*EDITIONS)), "n": need(integer(1, SEATS)), "var": need(text(16)),
              **{key: maybe(one_of(*values)) for key, values in CARD_OPTIONS.items()},
              "hint": maybe(integer(1, 1)),      # 1: the table turned hints on (firmware 0.7.0)
-             "bots": maybe(list_of(integer(0, SEATS - 1), 1, SEATS))},   # the PC's seats (firmware 0.8.0)
+             "bots": maybe(list_of(integer(0, SEATS - 1), 1, SEATS)),    # the PC's seats (firmware 0.8.0)
+             **SHEET},        # the table's own sheet: its name and hash, both or neither (protocol version 5)
     "refuse": {"g": GAME, "r": ROUND0, "p": ANY_SEAT, "i": need(integer(0, dice.SIZE)),
                "why": need(one_of(*EVERY_REFUSAL))},
     "end": {"g": GAME, "r": ROUND0, "why": need(one_of(*ENDINGS)), "p": need(TOTALS)},
@@ -127,6 +135,7 @@ def _game(e: dict, where: str) -> None:
             raise SchemaError(f"{where}.bots: the PC plays seats in the dice editions only, not in {ed}")
         if bots != sorted(set(bots)) or bots[-1] >= e["n"]:
             raise SchemaError(f"{where}.bots is {show(bots)}: seats of the game's {e['n']}, each once, in order")
+    GAME_OF[ed].check_sheet(e, where)
 
 
 def check_event(e: object, where: str = "e") -> dict:
@@ -162,6 +171,32 @@ def _held(value: object, where: str) -> None:
 
 
 UID = text(32, "0123456789abcdef")
+# the table's sheets (docs/protocol.md, "The table's sheets")
+SHEET_GAMES = (*DICE, "deadly")
+SHEET_GAME = one_of(*SHEET_GAMES)
+SHEET_NAME = text(16, "abcdefghijklmnopqrstuvwxyz0123456789-_")
+_HEX12 = text(12, "0123456789abcdef")
+
+
+def _sheet_hash(value: object, where: str) -> None:
+    """A sheet's hash: exactly 12 lowercase hex digits."""
+    _HEX12(value, where)
+    if len(value) != 12:       # type: ignore[arg-type]
+        raise SchemaError(f"{where} is {show(value)}, not 12 hex digits")
+
+
+SHEET_HASH: Check = _sheet_hash
+
+
+SHEETS_HELD = 6
+SHEET_CHUNK = 320
+SHEET_CHUNKS = 8            # 2,048 bytes in base64, 320 characters a chunk
+BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+
+
+def _hash_or_default(value: object, where: str) -> None:
+    if value != "":
+        SHEET_HASH(value, where)
 TEST: dict[str, Fields] = {
     "start": {"fw": need(text(32)), "uid": need(UID), "boot": BOOT, "pips": need(integer(0, 1000)),
               "level": need(integer(0, 255))},
@@ -185,6 +220,10 @@ MESSAGES: dict[str, Fields] = {
     "test": {"step": need(one_of(*TEST))},
     "hint?": {"g": GAME, "s": need(integer(0))},
     "bot?": {"g": GAME, "s": need(integer(0)), "p": ANY_SEAT},
+    "sheets": {"held": need(list_of(row(SHEET_GAME, SHEET_NAME, SHEET_HASH), 0, SHEETS_HELD)),
+               "use": need(list_of(row(SHEET_GAME, integer(0, SHEETS_HELD - 1)), 0, len(SHEET_GAMES))),
+               "at": need(integer(0))},                                     # the table's sheets (version 5)
+    "got": {"x": need(SHEET_HASH), "i": need(integer(0, SHEET_CHUNKS))},
     # host -> console
     "hi": {},
     "ack": {"boot": BOOT, "s": need(integer(0))},
@@ -193,7 +232,14 @@ MESSAGES: dict[str, Fields] = {
               "id": maybe(integer(1))},
     "hint": {"g": GAME, "text": need(text(HINT_MAX))},
     "bot": {"g": GAME, "p": ANY_SEAT, "m": maybe(list_of(integer(0, 99), 0, 5)), "text": need(text(HINT_MAX))},
+    "sheet": {"x": need(SHEET_HASH), "n": need(SHEET_NAME), "ed": need(SHEET_GAME),
+              "i": need(integer(0, SHEET_CHUNKS - 1)), "of": need(integer(1, SHEET_CHUNKS)),
+              "crc": need(text(8, "0123456789abcdef")), "d": need(text(SHEET_CHUNK, BASE64))},
+    "use": {"ed": need(SHEET_GAME), "x": need(_hash_or_default), "at": need(integer(1))},
+    "drop": {"x": need(SHEET_HASH)},
 }
+# what only version 5 sends (docs/protocol.md, "Versions"): refused in a frame of version 4
+V5_MESSAGES = ("sheets", "got", "sheet", "use", "drop")
 
 
 def check(msg: dict) -> dict:

@@ -56,6 +56,7 @@ class Console:
     fw: str
     boot: int
     held: dict[int, tuple[int, int]] = field(default_factory=dict)   # boot -> (first, next) as the hello said
+    protocol: int = frames.VERSION       # the version its hello spoke: 4 takes no sheets (docs/protocol.md)
 
 
 @dataclass
@@ -70,6 +71,9 @@ class HostLink:
     # the console's `hint?` and `bot?` (docs/protocol.md): called in the link thread, must return at
     # once (logger/answers.py answers from a thread of its own); None: the request is said, not answered
     on_ask: Callable[[Console, dict], None] | None = None
+    # the console's `sheets` and `got` (the table's sheets, docs/protocol.md): called in the link thread,
+    # must return at once (logger/sheets.py); None: said
+    on_sheets: Callable[[Console, dict], None] | None = None
     counts: dict = field(default_factory=lambda: {"stored": 0, "duplicate": 0, "gap": 0, "bad": 0, "noise": 0,
                                                   "refused": 0, "retries": 0, "conflict": 0, "held": 0})
 
@@ -83,6 +87,7 @@ class HostLink:
         self.last_ack: dict[int, int] = {}    # boot -> the highest s acknowledged in this session
         self._conflicts: set[tuple[int, int]] = set()   # (boot, s) said to be another event than the one stored
         self._sent_at = time.monotonic()      # when a frame last went to the console
+        self.version = frames.VERSION         # the protocol spoken: the console's, once it says it
 
     def _write(self, frame: bytes) -> None:
         with self._write_lock:
@@ -96,7 +101,7 @@ class HostLink:
         fields = dict(msg)
         kind = fields.pop("t")
         fields.pop("v", None)
-        self._write(frames.encode(kind, **fields))
+        self._write(frames.encode(kind, v=self.version, **fields))
 
     def handshake(self, timeout: float = 5.0) -> Console:
         """Send hi until a hello arrives; events that come first are handled as usual. A console
@@ -109,7 +114,7 @@ class HostLink:
                 raise LinkError(f"the console did not answer within {timeout:g} s "
                                 "(is it a doodlebox running its firmware?)")
             if now >= next_hi:
-                self._write(frames.encode("hi"))
+                self._write(frames.encode("hi", v=self.version))
                 self._hi_at = now
                 next_hi = now + 1.0
             self.poll()
@@ -180,7 +185,7 @@ class HostLink:
                 s = min(self.store.next_seq(console.uid, console.boot), first) - 1
             except StoreError:       # the database is busy: "still here" is said with nothing acked
                 s = 0
-        self._write(frames.encode("ack", boot=console.boot, s=max(0, s)))
+        self._write(frames.encode("ack", v=self.version, boot=console.boot, s=max(0, s)))
 
     def _other_version(self, exc: frames.VersionError, line: bytes) -> None:
         """A frame of another protocol version is ignored (docs/protocol.md); a console that
@@ -214,7 +219,7 @@ class HostLink:
         now = time.monotonic()
         if now - self._hi_at >= HI_EVERY:
             self._hi_at = now
-            self._write(frames.encode("hi"))
+            self._write(frames.encode("hi", v=self.version))
 
     def _handle(self, msg: dict) -> None:
         t = msg["t"]
@@ -224,7 +229,20 @@ class HostLink:
             details = " ".join(f"{k}={v}" for k, v in msg.items() if k not in ("t", "v", "step"))
             self.on_note(f"self-test {msg['step']}: {details}")
         elif t == "err":
+            if msg["v"] < self.version and self.console is None:
+                # a console of an older version refused our `hi`: it is asked again in its version
+                self.version = msg["v"]
+                self._hi_at = -HI_EVERY
+                self._hi()
+                return
             self.on_note(f"the console refused a frame: {msg['why']}")
+            if self.on_sheets is not None and self.console is not None:
+                self.on_sheets(self.console, msg)      # a sheet it could not take (docs/protocol.md)
+        elif t == "sheets" or t == "got":
+            if self.on_sheets is not None and self.console is not None:
+                self.on_sheets(self.console, msg)
+            elif t == "sheets":
+                self.on_note(f"the console holds {len(msg['held'])} sheet(s) of the table's own")
         elif t == "hint?" or t == "bot?":
             if self.on_ask is not None and self.console is not None:
                 self.on_ask(self.console, msg)
@@ -242,7 +260,8 @@ class HostLink:
         said = self._retrying(lambda: self.store.hello(msg["uid"], msg["fw"], held), "recording the hello")
         if said is None:
             return
-        self.console = Console(msg["uid"], msg["fw"], boot, {b: (f, n) for b, f, n in held})
+        self.version = msg["v"]
+        self.console = Console(msg["uid"], msg["fw"], boot, {b: (f, n) for b, f, n in held}, msg["v"])
         self._hi_at = -HI_EVERY      # answered: the next question may come at once
         for gap in said.gaps:
             self.on_note(f"events {gap.first}..{gap.last} of boot {gap.boot} are no longer held by the console "
@@ -287,10 +306,10 @@ class HostLink:
                 acked.add(boot)
         for boot, top in held.items():
             if boot in acked:
-                self._write(frames.encode("ack", boot=boot, s=top))
+                self._write(frames.encode("ack", v=self.version, boot=boot, s=top))
                 self.last_ack[boot] = top
             if dropped.get(boot, 0) > top:      # a frame dropped as a gap is still missing: send again from it
-                self._write(frames.encode("nak", boot=boot, s=top + 1))
+                self._write(frames.encode("nak", v=self.version, boot=boot, s=top + 1))
         for (boot, seq, event), r in zip(mine, results):
             if r.status == "stored":
                 if event.get("k") == "refused":
@@ -356,8 +375,8 @@ def refused_event(exc: frames.EventRefused) -> dict:
 
 def version_problem(version: object) -> str:
     """What a person does about a console of another protocol version, in one line."""
-    if isinstance(version, int) and not isinstance(version, bool) and version < frames.VERSION:
+    if isinstance(version, int) and not isinstance(version, bool) and version < min(frames.VERSIONS):
         return (f"the console speaks protocol version {version}; this doodlebox needs {frames.VERSION}: "
-                "update its firmware with make flash")
+                "update its firmware with doodlebox flash")
     return (f"the console speaks protocol version {version}; this doodlebox speaks {frames.VERSION}: "
-            "update doodlebox (or flash the firmware that came with it: make flash)")
+            "update doodlebox (or flash the firmware that came with it: doodlebox flash)")

@@ -24,6 +24,7 @@ from doodlebox.link.describe import NAMED, Stored
 from doodlebox.link.ports import Follow, open_port
 from doodlebox.link.session import RETRY_FIRST, RETRY_MAX, Console, HostLink, LinkError, OtherConsole
 from doodlebox.logger.answers import Coach
+from doodlebox.logger.sheets import Courier
 from doodlebox.logger.verdicts import SCORED, LiveGames, Verdict
 from doodlebox.store import Store, StoreError
 from doodlebox.store.postgres import PgConnection
@@ -66,6 +67,7 @@ class LinkThread:
         self._thread = threading.Thread(target=self._run, name="host-link", daemon=True)
         self._checker = _Checker(self)
         self._coach = Coach(self)      # the console's hint? and bot? (logger/answers.py)
+        self.courier = Courier(on_note)  # the table's sheets sent to the console (logger/sheets.py)
         self.sent_answers = 0          # the coach's answers sent: hints and the PC's seats' moves
 
     def start(self) -> LinkThread:
@@ -196,8 +198,10 @@ class LinkThread:
     def _session(self, port, store: Store, path: str) -> None:
         follow = self.follow
         self.link = HostLink(port, store, on_event=self._stored, on_note=self.on_note, stopping=self._stop.is_set,
-                             expect_uid=follow.expect_uid(), on_ask=self._coach.add)
+                             expect_uid=follow.expect_uid(), on_ask=self._coach.add, on_sheets=self.courier.on_sheets)
+        self.courier.begin(self.link)
         console = self.link.handshake(self.handshake_timeout)
+        self.courier.hello(console)
         if self.sessions and follow.uid == console.uid:
             self.on_note(f"console {console.uid} back on {path}")
         elif self.sessions:
@@ -209,6 +213,7 @@ class LinkThread:
         looked = time.monotonic() - OTHERS_EVERY     # the first look at once
         while not self._stop.is_set():
             self.link.poll()     # waits up to the port's timeout for a byte, no longer
+            self.courier.tick()
             if time.monotonic() - looked >= OTHERS_EVERY:
                 looked = time.monotonic()
                 self._others()
@@ -224,6 +229,8 @@ class LinkThread:
         except Exception:      # the printout's numbers are a help: never a reason to stop the link
             shown = event
         self.events.put(shown)
+        if event.get("k") == "game":
+            self.courier.game(event)      # a game on a table's sheet: the sheet in the store first
         if event.get("k") == "game" and (event.get("hint") == 1 or event.get("bots")):
             self._coach.warm()            # the table may ask for hints or moves: the coach loaded now
         if event.get("k") in SCORED:

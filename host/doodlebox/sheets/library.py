@@ -171,10 +171,21 @@ def add(file: Path, name: str | None = None, replace: bool = False) -> Sheet:
         data = load_json(file)
     except RecordError as exc:
         raise SheetError(str(exc)) from None
+    try:
+        return add_data(data, name if name is not None else name_for(file.stem), str(file.resolve()), replace)
+    except SheetError as exc:
+        if exc.problems:        # each problem said with the file it is in
+            raise SheetError(f"{file}: {exc}", [f"{file}: {p}" for p in exc.problems]) from None
+        raise
+
+
+def add_data(data: Any, name: str, source: str, replace: bool = False) -> Sheet:
+    """The parsed sheet `data`, checked, added to the library under `name`, from `source` (where it
+    came from: a file's path, the page's editor). SheetError with every problem when it cannot be
+    used; for a name taken (unless `replace`, and never a default's) or one that is not a name."""
     found = problems_of(data)
     if found:
-        raise SheetError(f"{file}: {len(found)} problem(s): not added", [f"{file}: {p}" for p in found])
-    name = name if name is not None else name_for(file.stem)
+        raise SheetError(f"{len(found)} problem(s): not added", found)
     if not NAME.fullmatch(name):
         raise SheetError(f"{name!r} is not a sheet's name: 1 to 16 of a-z, 0-9, - and _")
     if name in DEFAULTS:
@@ -183,7 +194,7 @@ def add(file: Path, name: str | None = None, replace: bool = False) -> Sheet:
     if name in index and not replace:
         raise SheetError(f"a sheet {name!r} is in the library already (--replace to replace it)")
     _atomic(folder() / f"{name}.json", json.dumps(data, indent=1) + "\n")
-    index[name] = {"source": str(file.resolve()), "added": time.strftime("%Y-%m-%d %H:%M")}
+    index[name] = {"source": source, "added": time.strftime("%Y-%m-%d %H:%M")}
     _write_index(index)
     return find(name)
 
@@ -207,4 +218,40 @@ def export(name: str, out: Path) -> Sheet:
         out.write_text(json.dumps(sheet.data, indent=1) + "\n")
     except OSError as exc:
         raise SheetError(f"{out}: cannot be written ({exc.strerror or exc})") from None
+    return sheet
+
+
+# -- the table's choices (doodlebox sheets use) ----------------------------------------------------
+CHOICES = "table.json"      # {"use": {game: {"name": NAME, "at": seconds}}}: a game absent plays its default
+
+
+def game_of(sheet: Sheet) -> str:
+    """The game a sheet is played in, as the console names it: the dice edition, or "deadly"."""
+    return "deadly" if sheet.kind == "map" else sheet.edition
+
+
+def choices() -> dict[str, tuple[str, int]]:
+    """{game: (the sheet's name, when it was chosen)} for each game the table chose a sheet for (a
+    default's name: that game's default again); a choice whose sheet is no longer in the library
+    is left out (the default is played)."""
+    path = folder() / CHOICES
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+        use = data["use"]
+        names = {s.name for s in sheets() if not s.problem}
+        return {game: (c["name"], int(c["at"])) for game, c in use.items() if c["name"] in names}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SheetError(f"{path}: cannot be read ({exc}): mend or remove it") from None
+
+
+def use(name: str, at: int | None = None) -> Sheet:
+    """The table plays this sheet in its game from now on (a default's name: that game's default
+    again; in Deadly Doodles either default side: the printed sides, chosen in the console's lobby)."""
+    sheet = find(name)
+    game = game_of(sheet)
+    current = {g: {"name": n, "at": t} for g, (n, t) in choices().items()}
+    current[game] = {"name": name, "at": at or int(time.time())}
+    _atomic(folder() / CHOICES, json.dumps({"use": current}, indent=1, sort_keys=True) + "\n")
     return sheet
