@@ -68,7 +68,7 @@ def test_a_version_3_file_is_upgraded_its_names_become_people(tmp_path):
     assert store.db.execute("SELECT * FROM games ORDER BY id").fetchall() == before     # rows untouched
     league = store.league()["id"]
     store.close()
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
     again = Store(db)                                  # opened again: nothing to do, the same league
     assert again.league()["id"] == league and people_of(again)["Ann"] == 2
     again.close()
@@ -128,7 +128,7 @@ def test_a_version_3_database_on_postgresql_is_upgraded_as_the_file_is(pg_url, p
     assert people_of(store)["Cat"] == 2 and store.names(5) == ["P1", "Cat"] and store.person("DAN")["name"] == "Cat"
     store.close()
     with pg_server.admin(name) as db:
-        assert db.execute(f"SELECT version FROM {VERSION_TABLE}").fetchall() == [(5,)]
+        assert db.execute(f"SELECT version FROM {VERSION_TABLE}").fetchall() == [(schema.SCHEMA_VERSION,)]
 
 
 def test_naming_seats_links_them_to_people_made_as_needed(tmp_path):

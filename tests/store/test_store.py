@@ -259,7 +259,7 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path):
     store.set_names(1, ["Ann", "Ben", "Cat"])
     assert game_records.record(store, 1)["players"] == ["Ann", "Ben", "Cat"]
     store.close()
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     assert Store(db, readonly=True).names(1) == ["Ann", "Ben", "Cat"]
 
 
@@ -279,7 +279,7 @@ def test_an_upgrade_from_version_2_that_fails_leaves_the_file_as_it_was(tmp_path
 def test_a_version_2_file_that_may_not_be_written_says_it_needs_the_upgrade(tmp_path):
     db = tmp_path / "old.sqlite3"
     shutil.copy(V2, db)
-    with pytest.raises(StoreError, match="schema version 2: `doodlebox log` upgrades it to 5"):
+    with pytest.raises(StoreError, match="schema version 2: `doodlebox log` upgrades it to 6"):
         Store(db, readonly=True)
 
 

@@ -83,7 +83,7 @@ def test_a_new_database_gets_the_schema_and_its_version(pg_url, pg_server):
     with pg_server.admin(dbname(pg_url)) as db:
         tables = {r[0] for r in db.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
         assert tables == {"consoles", "streams", "events", "gaps", "games", "players", "imported", "people", "aliases",
-                          "league", "conflicts", VERSION_TABLE}
+                          "league", "conflicts", "sheets", VERSION_TABLE}
         assert db.execute(f"SELECT version FROM {VERSION_TABLE}").fetchall() == [(SCHEMA_VERSION,)]
         types = dict(db.execute("SELECT column_name, data_type FROM information_schema.columns "
                                 "WHERE table_name = 'games'").fetchall())

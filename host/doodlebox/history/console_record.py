@@ -16,8 +16,19 @@ The events are taken as the console sent them; only what cannot make a record at
 before its roll, an event of another game, a missing start road, a field that is not there) is
 refused, with an InputError naming the game and the event. Everything a player may have done
 wrong is left to the rules engine: the record is written so that validation finds it.
+
+A game played on a sheet of the table's own names it in its `game` event (`sh` its name, `sx` its
+hash: docs/protocol.md): the sheet is looked up by its hash (`sheets`: the store's, GameLog.sheets)
+and the record carries it whole (a dice record's "layout", Deadly Doodles' "map"), so every command
+and view that reads the record plays that sheet. A sheet the lookup does not have, or whose content
+does not hash to `sx` (it is never used), makes no record: a ConsoleLogError naming the game, the
+sheet and what to do.
 """
 from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
 
 from doodlebox.link.schema import COMMON as COMMON_EVENTS
 from doodlebox.rules import ending
@@ -26,9 +37,9 @@ from doodlebox.rules.deadly.console import DeadlyRecord
 from doodlebox.rules.dice.console import DiceRecord
 from doodlebox.rules.puzzle.console import PuzzleRecord
 from doodlebox.rules.specs import SPECS
-from doodlebox.store import GameLog
+from doodlebox.store import GameLog, sheet_hash
 
-__all__ = ["ConsoleGame", "ConsoleLogError", "RecordStream", "game_of", "to_record"]
+__all__ = ["ConsoleGame", "ConsoleLogError", "MissingSheet", "RecordStream", "game_of", "to_record"]
 
 # Each game's translation (rules/<game>/console.py) by its package, and by each edition it plays
 RECORDS: dict[str, type[ConsoleRecord]] = {"dice": DiceRecord, "deadly": DeadlyRecord, "puzzle": PuzzleRecord}
@@ -37,6 +48,22 @@ COMMON = tuple(COMMON_EVENTS)      # the events every game sends: game, refuse, 
 KINDS = {r: COMMON + tuple(r.EVENTS.kinds) for r in RECORDS.values()}
 EVERY_KIND = tuple(dict.fromkeys(k for kinds in KINDS.values() for k in kinds))
 RecordStream = Stream          # a game's Stream (rules/*/record.py)
+Sheets = Callable[[str], Any]   # a sheet's hash -> its data (parsed JSON), or None when it is not held
+# what to do about a sheet that is not held (the library's command; a sync brings the venue's sheets)
+MISSING_SHEET = "add it to this PC's library: doodlebox sheets add FILE, or sync from the PC that sent it"
+
+
+def _none(_: str) -> Any:
+    return None
+
+
+class MissingSheet(ConsoleLogError):
+    """A game played on a sheet of the table's own that the lookup does not hold (`sx`, its hash):
+    it makes a record once the sheet is there (game_records and live validation try again)."""
+
+    def __init__(self, text: str, sx: str):
+        super().__init__(text)
+        self.sx = sx
 
 
 def to_record(log: GameLog) -> dict:
@@ -52,7 +79,7 @@ def game_of(log: GameLog) -> ConsoleGame:
     if not log.events:
         raise ConsoleLogError(f"{log.label()}: no events stored")
     origins = log.origins()
-    game = ConsoleGame(log.label(), log.boot, origins[0] if origins else (log.boot, log.g))
+    game = ConsoleGame(log.label(), log.boot, origins[0] if origins else (log.boot, log.g), log.sheets.get)
     for n, (seq, e) in enumerate(log.events):
         game.take(seq, e, origins[n])
     return game
@@ -63,10 +90,12 @@ class ConsoleGame:
     (`label`: GameLog.label(); `boot`: the boot it is now in; `first`: (boot, g) of its first
     part): each event checked as it comes (ConsoleLogError naming it), the record built as it
     goes. record() is the record, so_far() the record as a Stream replays it while the game is
-    played."""
+    played. `sheets`: the sheets of the table's own it may name, by hash (GameLog.sheets; none
+    when not given)."""
 
-    def __init__(self, label: str, boot: int, first: tuple[int, int]):
+    def __init__(self, label: str, boot: int, first: tuple[int, int], sheets: Sheets | None = None):
         self.label, self.boot, self.part = label, boot, first
+        self.sheets: Sheets = sheets or _none
         self.game: ConsoleRecord | None = None
         self.ended: int | None = None
         self.early = False        # its `end` says the table stopped it (ruling G1)
@@ -106,7 +135,8 @@ class ConsoleGame:
             ed = e.get("ed")
             if not isinstance(ed, str) or ed not in BY_EDITION:
                 raise ev.bad(f"{ed!r} is not a game ({', '.join(BY_EDITION)})")
-            self.game = BY_EDITION[ed](ev)
+            record = BY_EDITION[ed]
+            self.game = record(ev, self._sheet(ev, record), str(e.get("sh", "")))
             self.hints = e.get("hint") == 1 and isinstance(self.game, DiceRecord)
             if isinstance(self.game, DiceRecord):
                 self.bots = list(e.get("bots") or ())
@@ -120,6 +150,28 @@ class ConsoleGame:
             self.early = e.get("why") in ending.EARLY_REASONS
         elif kind != "refuse":       # a refused press changed nothing
             game.take(ev)
+
+    def _sheet(self, ev: ConsoleEvent, record: type[ConsoleRecord]) -> Any:
+        """The sheet of the table's own the `game` event names (`sh`, `sx`), found by its hash;
+        None for the edition's default (neither). ConsoleLogError when it cannot be played on: one
+        of them without the other, a game played on no sheet, a sheet not held, or one whose
+        content does not hash to `sx` (never used)."""
+        e = ev.e
+        if "sh" not in e and "sx" not in e:
+            return None
+        name, sx = e.get("sh"), e.get("sx")
+        if not record.EVENTS.sheets:
+            raise ev.bad(f"it names a sheet ({name!r}), and {record.EVENTS.name} is played on no sheet")
+        if not isinstance(name, str) or not isinstance(sx, str):
+            raise ev.bad(f"a sheet's name {name!r} and hash {sx!r}: both are needed")
+        data = self.sheets(sx)
+        if data is None:
+            raise MissingSheet(f"{ev.where}: it was played on the sheet {name!r} (hash {sx}), which this PC does "
+                               f"not hold: {MISSING_SHEET}", sx)
+        found = sheet_hash(data)
+        if found != sx:
+            raise ev.bad(f"the sheet {name!r} given for hash {sx} hashes to {found}: not used")
+        return copy.deepcopy(data)       # the record's own (a record may be changed: its names)
 
     def record(self) -> dict:
         """The record of the events taken; a game the table ended with MENU says "ended": "early"

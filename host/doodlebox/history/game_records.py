@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from doodlebox.errors import DoodleboxError, InputError
-from doodlebox.history.console_record import to_record
+from doodlebox.history.console_record import MissingSheet, to_record
 from doodlebox.rules import ending
 from doodlebox.rules.games import read_record
 from doodlebox.store import Store
@@ -157,6 +157,8 @@ def outcome(store: Store, gid: int, row: dict | None = None) -> Outcome:
             raise
         except InputError as exc:      # a log that cannot make a record (yet)
             found = Outcome(None, error=str(exc))
+            if isinstance(exc, MissingSheet):
+                return found           # (not kept: it makes a record once the sheet is added or synced)
         else:
             found = outcome_of(data, f"game {gid}")
         known[key] = found

@@ -20,7 +20,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from doodlebox.history.console_record import ConsoleGame, ConsoleLogError, RecordStream, game_of, to_record
+from doodlebox.history.console_record import (
+    ConsoleGame,
+    ConsoleLogError,
+    MissingSheet,
+    RecordStream,
+    game_of,
+    to_record,
+)
 from doodlebox.link import frames
 from doodlebox.rules.common import Replay, Violation
 from doodlebox.rules.games import find_game
@@ -48,6 +55,7 @@ class Verdict:
 class _Seen:
     violations: set[tuple[str, str, str]] = field(default_factory=set)
     broken: str | None = None    # why the log cannot be a record (reported once)
+    missing: str | None = None   # ... the hash of its sheet of the table's own, not held (yet): looked for again
     gid: int | None = None       # the store's number of the game (the console shows it beside the PC's scores)
     whole: bool = False          # its live state did not give the whole replay's verdict: replayed whole
 
@@ -116,6 +124,8 @@ class LiveGames:
             return None
         key = (uid, boot, g)
         seen = self._seen.get(key)
+        if seen is not None and seen.missing is not None and self.store.sheet(seen.missing) is not None:
+            seen.broken = seen.missing = None          # its sheet is held now (added, synced): validated on it
         if seen is not None and seen.broken is not None:
             return None
         live = self._live.pop(key, None)
@@ -161,6 +171,7 @@ class LiveGames:
             data = to_record(log)
         except ConsoleLogError as exc:
             seen.broken = str(exc)
+            seen.missing = exc.sx if isinstance(exc, MissingSheet) else None
             raise
         game = find_game(data["edition"])
         rp = game.replay(game.parse(data, log.label()))

@@ -6,7 +6,7 @@ docs/doodle-puzzle.md, "From the console's log")."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from doodlebox.errors import InputError
 from doodlebox.rules.common import Replay
@@ -66,11 +66,17 @@ class ConsoleRecord(ABC):
     """One game's record built from the console's events: begun with its `game` event, each of
     its own events (EVENTS.kinds) taken in order (`take`: ConsoleLogError when one cannot be part
     of the record); `so_far()` the record as its Stream replays it while the game is played,
-    `record()` the record written when it is exported."""
+    `record()` the record written when it is exported.
+
+    `sheet`: the sheet of the table's own the game was played on (its `game` event's `sx`, found
+    by history/console_record.py and of that hash: a dice edition's layout or a Deadly Doodles map
+    side, as parsed JSON), None for the edition's default; the record then carries the whole
+    sheet (a dice record's "layout", a Deadly Doodles record's "map"). `sheet_name` names it in
+    what is said of it. Only a game whose EVENTS.sheets is true is given one."""
     EVENTS: ClassVar[Events]
 
     @abstractmethod
-    def __init__(self, ev: ConsoleEvent): ...
+    def __init__(self, ev: ConsoleEvent, sheet: Any = None, sheet_name: str = ""): ...
 
     @abstractmethod
     def take(self, ev: ConsoleEvent) -> None: ...

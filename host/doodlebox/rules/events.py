@@ -116,15 +116,54 @@ def seat(players: int) -> tuple[Check, bool]:
     return need(integer(0, players - 1))
 
 
+# The `game` event's sheet of the table's own (docs/protocol.md, `game`; docs/sheets.md): its name
+# and its hash (doodlebox.sheets.library.sheet_hash), both or neither
+SHEET_NAME_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789-_"
+SHEET_HASH_DIGITS = 12
+
+
+def sheet_hash(value: object, where: str) -> None:
+    """A sheet's hash: exactly 12 lowercase hex digits."""
+    if type(value) is not str:
+        raise SchemaError(f"{where} is {show(value)}, not a string")
+    if len(value) != SHEET_HASH_DIGITS or any(ch not in "0123456789abcdef" for ch in value):
+        raise SchemaError(f"{where} is {show(value)}, not {SHEET_HASH_DIGITS} lowercase hex digits")
+
+
+SHEET: Fields = {"sh": maybe(text(16, SHEET_NAME_CHARACTERS)), "sx": maybe(sheet_hash)}
+
+
 @dataclass(frozen=True)
 class Events:
     """What the console sends for one game's package (docs/protocol.md): `kinds`, its own event
     kinds with their fields (besides `game`, `refuse`, `end` and `resume`, which every game
     sends: link/schema.py); `across`, a kind's check of its fields together (a claim with a piece
     and a floor); `refusals`, the rule ids its `refuse.why` may say (its engine's); `endings`,
-    its `end.why`; `name`, the game as an error names it ("a dice game")."""
+    its `end.why`; `name`, the game as an error names it ("a dice game"). `sheets`: its games are
+    played on a sheet (a dice edition's layout, a Deadly Doodles map side), so its `game` event
+    may name the table's own (`sh`, `sx`: SHEET); `own`, the `game` event's (field, word) that
+    says so, with them only and they only with it (Deadly Doodles' `map` `own`)."""
     name: str
     kinds: Mapping[str, Fields]
     refusals: tuple[str, ...]
     endings: tuple[str, ...]
     across: Mapping[str, Check] = field(default_factory=dict)
+    sheets: bool = False
+    own: tuple[str, str] | None = None
+
+    def check_sheet(self, e: dict, where: str) -> None:
+        """The `game` event `e`'s sheet (its fields checked each already, SHEET): `sh` and `sx`
+        both or neither, in a game played on a sheet only, and `own`'s word with them only."""
+        named = [k for k in SHEET if k in e]
+        if named and not self.sheets:
+            raise SchemaError(f"{where} has {show(named[0])}: {self.name} is played on no sheet")
+        if len(named) == 1:
+            other = next(k for k in SHEET if k not in e)
+            raise SchemaError(f"{where} has {show(named[0])} without {show(other)}: a sheet's name and hash go "
+                              "together")
+        if self.own is not None:
+            key, word = self.own
+            if (e.get(key) == word) != bool(named):
+                raise SchemaError(f"{where}.{key} is {show(e.get(key))} with a sheet of the table's own (sh, sx)"
+                                  if named else f"{where}.{key} is {show(word)} without the sheet's name and hash "
+                                                "(sh, sx)")

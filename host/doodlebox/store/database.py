@@ -1,7 +1,8 @@
 """The Store: one SQLite file, or a PostgreSQL database (store/postgres.py), opened (created or
 upgraded: store/schema.py), events appended as the link takes them (hello, append_many: the
 next expected of each stream, in one transaction), games derived from them, and what is read
-back: the games, one game's log (GameLog), its names, imported records. Making a game's record
+back: the games, one game's log (GameLog, with the sheets its `game` event names), its names,
+imported records, the sheets games were played on (store/sheets.py). Making a game's record
 and replaying it is above the store (history/game_records.py): nothing here imports the rules or the
 record makers.
 
@@ -27,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from doodlebox.errors import InputError
-from doodlebox.store import placing
+from doodlebox.store import placing, sheets
 from doodlebox.store.dbfile import check_file, open_readonly, open_writing
 from doodlebox.store.errors import Damaged, StoreError, damage, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
@@ -131,7 +132,8 @@ class Store:
         return self.append_many(uid, [(boot, seq, event)])[0]
 
     def append_many(self, uid: str, items: Sequence[tuple[int, int, dict]],
-                    received: Sequence[float] | None = None, anywhere: bool = False) -> list[Stored]:
+                    received: Sequence[float] | None = None, anywhere: bool = False,
+                    with_sheets: Sequence[sheets.SheetRow] = ()) -> list[Stored]:
         """Each (boot, seq, event) at its place, all in one transaction, committed on return;
         what happened to each (store/placing.py): `stored`; `duplicate` (the same event is
         there); `conflict` (another event is there: kept apart in the `conflicts` table, and the
@@ -140,13 +142,18 @@ class Store:
         console may be acknowledged for: every one up to it stored or a gap, none a conflict.
         `anywhere`: store a number above the frontier too (sync.py). `received`: when each was
         received (sync.py hands on another database's events with their own times, so that the
-        games they make start and end when they did); default now. StoreError (nothing stored)
-        when the database fails."""
+        games they make start and end when they did); default now. `with_sheets`: the sheets
+        their games were played on (another database's rows, sync.py), stored in the same
+        transaction (add_sheets: a sheet held already is left as it is; BadSheet, nothing stored,
+        for one that is not a sheet). StoreError (nothing stored) when the database fails."""
         if not items:
             return []
         now = time.time()
         found: list[tuple[placing.Stream, str, int]] = []
+        rows = [sheets.checked(r.hash, r.edition, r.name, r.body, r.added) for r in with_sheets]
         with self._tx("storing events"):
+            for row in rows:
+                sheets.put(self.db, row)
             streams: dict[int, placing.Stream] = {}
             again: dict[tuple[int, int], None] = {}       # games to derive again, in order
             for k, (boot, seq, event) in enumerate(items):
@@ -418,7 +425,8 @@ class Store:
         rows = self._read("SELECT id FROM games WHERE uid=? AND boot=? AND g=?", (uid, boot, g))
         if rows:
             return self._log(rows[0][0])
-        return GameLog(0, uid, boot, g, self.game_events(uid, boot, g))
+        events = self.game_events(uid, boot, g)
+        return GameLog(0, uid, boot, g, events, sheets=self._sheets_of(events))
 
     def _log(self, gid: int) -> GameLog:
         """The game `gid` with the games it resumes, oldest first."""
@@ -450,7 +458,8 @@ class Store:
             events.extend(own)
             parts.append((boot, g, len(own)))
         top = chain[-1]
-        return GameLog(top[0], top[1], top[2], top[3], events, tuple(parts) if len(parts) > 1 else (), top[6])
+        return GameLog(top[0], top[1], top[2], top[3], events, tuple(parts) if len(parts) > 1 else (), top[6],
+                       self._sheets_of(events, gid))
 
     def game_events(self, uid: str, boot: int, g: int, after: int = 0,
                     upto: int | None = None) -> list[tuple[int, dict]]:
@@ -521,6 +530,70 @@ class Store:
             raise Damaged(self.path, f"{row}: not UTF-8 text", game) from None
         except ValueError:
             raise Damaged(self.path, f"{row}: not JSON", game) from None
+
+    # -- the sheets games were played on (schema version 6: store/sheets.py) ---------------------
+    def add_sheet(self, hash: str, edition: str, name: str, body: str | bytes) -> str:
+        """Keep a sheet of the table's own (a dice edition's layout, or a Deadly Doodles map side:
+        `edition` "deadly"), `body` its JSON, under its hash; the hash. BadSheet (exit 2, nothing
+        stored) for a body that does not hash to `hash` (sheets.sheet_hash), a name or an edition
+        that is not one. A sheet of that hash held already is left as it is (its name too). That
+        the body is a sheet the rules can use is the caller's to check (rules/datafiles.check)."""
+        row = sheets.checked(hash, edition, name, body)
+        with self._tx("storing a sheet"):
+            sheets.put(self.db, row)
+        return row.hash
+
+    def add_sheets(self, rows: Iterable[sheets.SheetRow]) -> int:
+        """Rows of another database's `sheets` table (sync.py), each checked again, in one
+        transaction; how many were new here. BadSheet (nothing stored) for one that is not a sheet."""
+        rows = [sheets.checked(r.hash, r.edition, r.name, r.body, r.added) for r in rows]
+        if not rows:
+            return 0
+        with self._tx("storing sheets"):
+            return sum(sheets.put(self.db, row) for row in rows)
+
+    def sheet(self, hash: str) -> tuple[str, str, object] | None:
+        """(edition, name, data) of the sheet of that hash, None when the store holds none. Damaged
+        when its row is not what add_sheet() stored: its body not JSON, or not of that hash (a sheet
+        whose content does not hash to its hash is never used)."""
+        row = self.sheet_row(hash)
+        if row is None:
+            return None
+        return row.edition, row.name, json.loads(row.body)
+
+    def sheet_row(self, hash: str, game: int | None = None) -> sheets.SheetRow | None:
+        """The `sheets` row of that hash as stored (sync.py hands it on), checked as sheet() says."""
+        rows = self._read(f"SELECT hash, edition, name, {self._blob.format('body')}, added FROM sheets WHERE hash=?",
+                          (hash,), f"sheets row {hash}", game)
+        if not rows:
+            return None
+        h, edition, name, body, added = rows[0]
+        found = sheets.sheet_hash(self._json(body, f"sheets row {hash}", game))
+        if found != h:
+            raise Damaged(self.path, f"sheets row {hash}: its sheet hashes to {found}, not {h}", game)
+        if not (isinstance(edition, str) and isinstance(name, str) and isinstance(added, (int, float))):
+            raise Damaged(self.path, f"sheets row {hash}: its edition, name or time is not what was stored", game)
+        assert isinstance(body, bytes)          # (_json read it)
+        return sheets.SheetRow(h, edition, name, body.decode(), float(added))
+
+    def sheets_held(self) -> list[tuple[str, str, str, float]]:
+        """(hash, edition, name, added) of every sheet held, oldest first."""
+        return self._read("SELECT hash, edition, name, added FROM sheets ORDER BY added, hash", (), "the sheets table")
+
+    def _sheets_of(self, events: Sequence[tuple[int, dict]], game: int | None = None) -> dict[str, object]:
+        """The sheets the `game` events among `events` name (`sx`) that the store holds: hash ->
+        data (GameLog.sheets); Damaged (of `game`) for a row of them that is not a sheet."""
+        out: dict[str, object] = {}
+        for _, e in events:
+            sx = e.get("sx") if e.get("k") == "game" else None
+            if isinstance(sx, str) and sx not in out:
+                try:
+                    row = self.sheet(sx)
+                except Damaged as exc:
+                    raise exc.of_game(game) if game is not None else exc from None
+                if row is not None:
+                    out[sx] = row[2]
+        return out
 
     # -- people (schema version 4: store/people.py) ----------------------------------------------
     def people(self) -> list[dict]:

@@ -2,7 +2,9 @@
 appended (Stored), a hello taken (Hello, with its Gaps)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -11,7 +13,11 @@ class GameLog:
 
     A game that resumes another (docs/protocol.md, `resume`) is one game: `events` are the
     earlier game's up to the resume's `at`, then this one's from its `resume`; `parts` says
-    where each part came from: (boot, g, how many events), oldest first."""
+    where each part came from: (boot, g, how many events), oldest first.
+
+    `sheets`: the sheets of the table's own its `game` events name (`sx`) that the store holds,
+    hash -> the sheet's data (parsed JSON; schema version 6): the store fills it where it makes a
+    GameLog, and history/console_record.py makes the record on that sheet."""
 
     id: int
     uid: str
@@ -20,6 +26,7 @@ class GameLog:
     events: list[tuple[int, dict]]
     parts: tuple[tuple[int, int, int], ...] = ()
     state: str = "playing"
+    sheets: Mapping[str, Any] = field(default_factory=dict)
 
     def label(self) -> str:
         """How a person finds it again: "game 3 (console c0ffee boot 2)" (`doodlebox games`)."""
@@ -38,7 +45,8 @@ class GameLog:
         for b, g, n in self.parts:
             parts.append((b, g, min(n, left)))
             left -= min(n, left)
-        return GameLog(self.id, self.uid, self.boot, self.g, events, tuple(p for p in parts if p[2]), self.state)
+        return GameLog(self.id, self.uid, self.boot, self.g, events, tuple(p for p in parts if p[2]), self.state,
+                       self.sheets)
 
     def origins(self) -> list[tuple[int, int]]:
         """(boot, g) of each event."""

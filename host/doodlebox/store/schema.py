@@ -1,5 +1,5 @@
-"""The database's tables, schema version 5 (PRAGMA user_version; on PostgreSQL a table of its
-own: store/postgres.py), and the steps that upgrade a new, version 1, 2, 3 or 4 database to it in
+"""The database's tables, schema version 6 (PRAGMA user_version; on PostgreSQL a table of its
+own: store/postgres.py), and the steps that upgrade a new, version 1, 2, 3, 4 or 5 database to it in
 one transaction (docs/stored-games.md). A step is a statement with its named arguments, or a
 function of the connection (version 4's people made from the names: store/people.py), the same
 on both backends."""
@@ -15,7 +15,7 @@ from typing import Any
 from doodlebox.store.errors import StoreError
 from doodlebox.store.people import people_from_names
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 STATES = ("playing", "ended", "resumed", "abandoned", "imported")
 IMPORTED = ""        # the uid of an imported game's row (a console's uid is never empty)
 
@@ -88,8 +88,14 @@ _EVENTS_V5 = [
     "UNIQUE (uid, boot, seq, hash))",
     "CREATE INDEX IF NOT EXISTS gaps_of_stream ON gaps (uid, boot)",     # read at every batch of a link
 ]
+# version 6: the sheets games were played on (a table's own: the `game` event's `sx`), by their hash
+# (store/sheets.py): `edition` the dice edition or "deadly", `body` the sheet's JSON
+_SHEETS_V6 = [
+    "CREATE TABLE IF NOT EXISTS sheets (hash TEXT PRIMARY KEY, edition TEXT NOT NULL, name TEXT NOT NULL, "
+    "body TEXT NOT NULL, added REAL NOT NULL)",
+]
 OURS = {"consoles", "streams", "events", "gaps", "games", "players", "imported", "people", "aliases", "league",
-        "conflicts"}
+        "conflicts", "sheets"}
 Step = tuple[str | Callable[[Any], None], dict]
 
 
@@ -111,7 +117,7 @@ def steps(version: int, tables: set[str]) -> list[Step]:
     2 columns, a version 2 one the version 3 tables, a version 3 one the version 4 tables, its
     players' `person` column and its people made from the names it holds (a function of the
     connection: store/people.py), a version 4 one the events' `hash` column and the `conflicts`
-    table. The same steps on both backends (PostgreSQL with its own
+    table, a version 5 one the `sheets` table. The same steps on both backends (PostgreSQL with its own
     types: store/postgres.py, ddl())."""
     out: list[Step] = [(s, {}) for s in _TABLES.split(";") if s.strip()]
     if "games" not in tables or version < 2:
@@ -124,6 +130,8 @@ def steps(version: int, tables: set[str]) -> list[Step]:
         out.append((people_from_names, {}))
     if version < 5:
         out += [(s, {}) for s in _EVENTS_V5]
+    if version < 6:
+        out += [(s, {}) for s in _SHEETS_V6]
     return out
 
 

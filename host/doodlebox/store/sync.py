@@ -2,7 +2,11 @@
 "Sync"). The venue's database is read as one snapshot (Store.snapshot: a `doodlebox log` may be
 writing it meanwhile); then its consoles, every event at its place (Store.append_many with
 `anywhere`, each event's own time), its gaps (Store.add_gaps), its imported records (each once:
-Store.import_once) and the names of its games' seats, linked to the league's people.
+Store.import_once) and the names of its games' seats, linked to the league's people. The sheets
+its games were played on (a `game` event's `sx`: schema version 6) go with the events that name
+them, in the same transaction (Store.append_many's `with_sheets`), so the league never holds such a
+game without its sheet; then every other sheet the venue holds. A sheet the league holds by its
+hash already is left as it is.
 
 An event's place is its identity (console, boot, number): an event the league holds already is
 there (the same hash) or a conflict (another event at its place: kept apart in the league, never
@@ -26,6 +30,7 @@ from doodlebox.errors import InputError
 from doodlebox.store import BadNames, Store
 from doodlebox.store.errors import Damaged
 from doodlebox.store.people import placeholder
+from doodlebox.store.sheets import BadSheet, SheetRow, checked
 
 Stream = tuple[str, int]      # (uid, boot)
 
@@ -46,6 +51,7 @@ class Synced:
     left: int = 0             # events not synced: after a conflict or a damaged row of their boot
     imported: int = 0
     imported_before: int = 0
+    sheets: int = 0           # sheets the league did not hold, stored now
     named: int = 0            # games whose names were set
     games_before: int = 0
     games_after: int = 0
@@ -64,6 +70,7 @@ class Synced:
                 + (f", {self.damaged} damaged row(s)" if self.damaged else "")
                 + (f", {self.left} not synced" if self.left else "")
                 + f"; {self.imported} imported game(s) added, {self.imported_before} there already"
+                + (f"; {self.sheets} sheet(s) added" if self.sheets else "")
                 + f"; names set for {self.named} game(s); the league has {self.games_after} game(s) "
                   f"({self.games_after - self.games_before} new)"
                 + "".join(f"\n  {note}" for note in self.notes + self.problems))
@@ -94,7 +101,9 @@ def sync(source: Store, target: Store, chunk: int = 500, league_ok: bool = False
         for uid, fw, first, last in snap.consoles():
             target.add_console(uid, fw, first, last)
         stopped = _Stopped(done)
-        _events(snap, target, max(1, chunk), done, stopped, progress)
+        sheets = _Sheets(snap, target, done)
+        _events(snap, target, max(1, chunk), done, stopped, sheets, progress)
+        sheets.rest()
         for (uid, boot), ranges in _gaps(snap).items():
             if (uid, boot) not in stopped.at:
                 done.gaps += len(target.add_gaps(uid, boot, ranges))
@@ -131,10 +140,58 @@ class _Stopped:
                                       f"({self.left[(uid, boot)]} of them)")
 
 
-def _events(snap: Store, target: Store, chunk: int, done: Synced, stopped: _Stopped,
+class _Sheets:
+    """The venue's sheets on their way into the league: those a run of events names go with it
+    (`of`), the rest at the end (`rest`); each one's row read once. A row of the venue that is not
+    a sheet (damage) is said and not carried: the games it names make no record in the league
+    until it is mended and synced again."""
+
+    def __init__(self, snap: Store, target: Store, done: Synced):
+        self.snap, self.target, self.done = snap, target, done
+        self.venue = [h for h, *_ in snap.sheets_held()]
+        self.there = {h for h, *_ in target.sheets_held()}      # (counted as added: those not among them)
+        self.rows: dict[str, SheetRow | None] = {}
+
+    def _row(self, hash: str) -> SheetRow | None:
+        if hash not in self.rows:
+            self.rows[hash] = None
+            try:
+                row = self.snap.sheet_row(hash)
+                if row is not None:
+                    self.rows[hash] = checked(row.hash, row.edition, row.name, row.body, row.added)
+            except (Damaged, BadSheet) as exc:
+                self.done.damaged += 1
+                why = exc.row if isinstance(exc, Damaged) else f"sheets row {hash}: {exc}"
+                self.done.problems.append(f"{self.snap.path}: damaged: {why}: that sheet is not synced (the games "
+                                          "played on it make no record in the league until it is mended and synced "
+                                          "again)")
+        return self.rows[hash]
+
+    def of(self, items: list[tuple[int, int, dict]]) -> list[SheetRow]:
+        """The rows of the sheets the `game` events among `items` name, that the league does not
+        hold yet."""
+        named = dict.fromkeys(e["sx"] for _, _, e in items if e.get("k") == "game" and isinstance(e.get("sx"), str))
+        rows = [self._row(h) for h in named if h not in self.there]
+        return [r for r in rows if r is not None]
+
+    def carried(self, rows: list[SheetRow]) -> None:
+        for r in rows:
+            if r.hash not in self.there:
+                self.there.add(r.hash)
+                self.done.sheets += 1
+
+    def rest(self) -> None:
+        """Every sheet of the venue the league does not hold yet, in one transaction."""
+        rows = [r for r in (self._row(h) for h in self.venue if h not in self.there) if r is not None]
+        self.target.add_sheets(rows)
+        self.carried(rows)
+
+
+def _events(snap: Store, target: Store, chunk: int, done: Synced, stopped: _Stopped, sheets: _Sheets,
             progress: Callable[[str], None] | None) -> None:
     """Every event of the snapshot in the order it was stored, `chunk` rows at a time, each run of
-    one console's events in one transaction of the target (append_many, `anywhere`)."""
+    one console's events in one transaction of the target (append_many, `anywhere`), with the
+    sheets its games were played on."""
     after = 0
     while True:
         rows = snap.events_after(after, chunk)
@@ -162,15 +219,18 @@ def _events(snap: Store, target: Store, chunk: int, done: Synced, stopped: _Stop
             runs[uid][1].append(float(received))
         for uid in order:
             items, times = runs[uid]
-            _push(target, uid, items, times, done, stopped)
+            _push(target, uid, items, times, done, stopped, sheets)
         after = rows[-1][0]
         if progress:
             progress(f"events: {done.events} stored, {done.there} there already")
 
 
 def _push(target: Store, uid: str, items: list[tuple[int, int, dict]], times: list[float], done: Synced,
-          stopped: _Stopped) -> None:
-    for (boot, seq, _), stored in zip(items, target.append_many(uid, items, times, anywhere=True)):
+          stopped: _Stopped, sheets: _Sheets) -> None:
+    rows = sheets.of(items)
+    placed = target.append_many(uid, items, times, anywhere=True, with_sheets=rows)
+    sheets.carried(rows)
+    for (boot, seq, _), stored in zip(items, placed):
         if stored.status == "stored":
             done.events += 1
         elif stored.status == "duplicate":

@@ -12,11 +12,11 @@ from typing import Any
 from doodlebox.rules.common import FORMAT
 from doodlebox.rules.console import ConsoleEvent, ConsoleRecord, players
 from doodlebox.rules.deadly import deck as decks
+from doodlebox.rules.deadly import maps, tallies
 from doodlebox.rules.deadly import record as deadly_record
-from doodlebox.rules.deadly import tallies
 from doodlebox.rules.deadly.deck import TRAP
 from doodlebox.rules.deadly.engine import ScoreSheet, State
-from doodlebox.rules.deadly.events import EVENTS, MAPS, PLAYERS, RECORDING, ROOMS, ROUNDS, SIDES, TALLY
+from doodlebox.rules.deadly.events import EVENTS, MAPS, OWN, PLAYERS, RECORDING, ROOMS, ROUNDS, SIDES, TALLY
 from doodlebox.rules.deadly.tallies import FIELDS as TALLY_FIELDS
 
 
@@ -25,7 +25,7 @@ class DeadlyRecord(ConsoleRecord):
     order drawn, the tallies."""
     EVENTS = EVENTS
 
-    def __init__(self, ev: ConsoleEvent):
+    def __init__(self, ev: ConsoleEvent, sheet: Any = None, sheet_name: str = ""):
         self.players = ev.num("n", 1, PLAYERS)
         var = ev.e.get("var", "")
         if var != "":
@@ -34,7 +34,14 @@ class DeadlyRecord(ConsoleRecord):
         self.deck = decks.load()
         self.rounds: list[dict] = []
         self.done: list[bool] = []
-        self.data: dict[str, Any] = {"format": FORMAT, "edition": "deadly", "map": ev.word("map", MAPS),
+        side: Any = ev.word("map", (OWN,) if sheet is not None else MAPS)
+        if sheet is not None:          # a map side of the table's own: the whole map in the record
+            said = f"the sheet {sheet_name!r} ({ev.e.get('sx')})"
+            problems = maps.check(sheet)
+            if problems:
+                raise ev.bad(f"{said} is not a map side that can be played: {problems[0][0]}: {problems[0][1]}")
+            side = sheet
+        self.data: dict[str, Any] = {"format": FORMAT, "edition": "deadly", "map": side,
                                      "players": players(self.players), "rounds": self.rounds}
         if self.tallies:
             self.data["tallies"] = [None] * self.players
@@ -103,17 +110,20 @@ def counts(sheet: ScoreSheet) -> list[int]:
 
 
 def events(state: State, g: int = 1, counted: list[list[int]] | None = None,
-           refused: Callable[[dict], dict | None] | None = None) -> list[dict]:
+           refused: Callable[[dict], dict | None] | None = None, sheet: tuple[str, str] | None = None) -> list[dict]:
     """The events the console sends for the game `state` has played: `game`, each round's
     `reveal`, then each player's `trap`s and `draw`s in the order drawn and their `done`, seat by
     seat (the console takes the players in turn); `tally` per player (with `counted`, each
     player's counts: the game recorded with tallies, whose segments are not sent) and `end` once
     the game is over. `refused(trap)`, asked for each Trap in the order drawn, may give a `refuse`
-    the console sent before it."""
+    the console sent before it. `sheet`: (name, hash) of the table's own map side the game is
+    played on, which the `game` event names (`map` "own", `sh`, `sx`)."""
     game = state.game
     rec = "tally" if counted is not None else "full"
     out: list[dict] = [{"k": "game", "g": g, "ed": "deadly", "n": game.players, "var": "",
                         "map": game.map.spec or "a", "rec": rec}]
+    if sheet is not None:
+        out[0].update(map=OWN, sh=sheet[0], sx=sheet[1])
     per: list[list[dict]] = [[] for _ in range(game.players)]
     revealed: list[int] = []
     r = 0

@@ -1,6 +1,7 @@
 """What the console sends for a game of Deadly Doodles (docs/protocol.md, "Deadly Doodles"): each
 round's cards, each player's Traps and (full capture) path segments and the end of their round,
-their counts (tallies); the rule ids of its refusals and its endings. link/schema.py composes
+their counts (tallies); the rule ids of its refusals and its endings; its `game` event's `map`
+`own` with `sh` and `sx`, a map side of the table's own. link/schema.py composes
 the link's schema from this; rules/deadly/console.py reads the events into a record."""
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from doodlebox.rules.events import GAME, Events, SchemaError, integer, list_of, 
 PLAYERS = DEADLY.players[1]
 ROUNDS = 7
 MAPS = MAP.values
+OWN = "own"                     # the `game` event's `map` for a map side of the table's own (with sh, sx)
 RECORDING = DRAWINGS.values
 CARDS = 36                      # the default deck's ids 1..36
 SIZE = 6                        # the map's rows and columns
@@ -52,4 +54,5 @@ EVENTS = Events(
         "tally": {"g": GAME, "p": SEAT,
                   "t": need(row(*(integer(0, 1) if i == 1 else integer(0, 99) for i in range(TALLY))))},
     },
-    refusals=REFUSALS, endings=ENDINGS)
+    refusals=REFUSALS, endings=ENDINGS,
+    sheets=True, own=("map", OWN))      # a map side of the table's own: `map` "own", with sh and sx

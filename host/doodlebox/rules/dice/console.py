@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from doodlebox.rules import datafiles
 from doodlebox.rules.api import GameConfigError
 from doodlebox.rules.common import FORMAT
 from doodlebox.rules.console import ConsoleEvent, ConsoleRecord, players
@@ -27,13 +28,13 @@ class DiceRecord(ConsoleRecord):
     """A dice edition's record from its events: start roads, rounds, turns (a claim or a tree)."""
     EVENTS = EVENTS
 
-    def __init__(self, ev: ConsoleEvent):
+    def __init__(self, ev: ConsoleEvent, sheet: Any = None, sheet_name: str = ""):
         ed: str = ev.e["ed"]          # a dice edition's (history/console_record.py chose this record by it)
         self.players = ev.num("n", 1, PLAYERS)
         var = ev.e.get("var", "")
         if var not in RECORD_VARIANT:
             raise ev.bad(f"variant {var!r} is not one of {', '.join(repr(v) for v in RECORD_VARIANT)}")
-        lay = layouts.load(ed)
+        lay = layouts.load(ed) if sheet is None else _own(ev, ed, sheet, sheet_name)
         try:
             Game(lay, self.players, RECORD_VARIANT[var])
         except GameConfigError as exc:
@@ -43,8 +44,8 @@ class DiceRecord(ConsoleRecord):
         self.rounds: list[dict] = []
         self.circles: dict[str, int] = {}      # each claim's value by its turn's place
         self.data: dict[str, Any] = {"format": FORMAT, "edition": ed, "variant": RECORD_VARIANT[var],
-                                     "players": players(self.players), "layout": ed, "start": self.start,
-                                     "rounds": self.rounds}
+                                     "players": players(self.players), "layout": ed if sheet is None else sheet,
+                                     "start": self.start, "rounds": self.rounds}
 
     def take(self, ev: ConsoleEvent) -> None:
         kind, e, size, rounds = ev.kind, ev.e, self.size, self.rounds
@@ -128,6 +129,20 @@ class DiceRecord(ConsoleRecord):
         return dice_record.Stream(self.so_far(), label)
 
 
+def _own(ev: ConsoleEvent, ed: str, sheet: Any, name: str) -> layouts.Layout:
+    """The layout of the table's own sheet a game of edition `ed` was played on; ConsoleLogError
+    (naming the sheet) when it is no layout of that edition."""
+    said = f"the sheet {name!r} ({ev.e.get('sx')})"
+    problems = datafiles.layout_problems(sheet)
+    if problems:
+        where, what = problems[0]
+        raise ev.bad(f"{said} is not a sheet that can be played: {where}: {what}")
+    lay = layouts.parse(sheet, said)
+    if lay.edition != ed:
+        raise ev.bad(f"{said} is a sheet of {lay.edition!r}, and the game is {ed!r}")
+    return lay
+
+
 # -- the engine's game as the console's events ------------------------------------------------------
 def var(game: Game) -> str:
     """The `game` event's `var` for a game of the engine (a solo game says so)."""
@@ -148,15 +163,20 @@ def claim(state: State, action: Action) -> dict[str, Any]:
     return out
 
 
-def events(state: State, g: int = 1, refused: Refused | None = None) -> list[dict]:
+def events(state: State, g: int = 1, refused: Refused | None = None,
+           sheet: tuple[str, str] | None = None) -> list[dict]:
     """The events the console sends for the game `state` has played (its history): `game`,
     `start` per column, `roll` per round, a `claim` (with the value circled) or `tree` per turn,
     one per complete turn (C5: a drawing whose value is not chosen yet sends nothing), `end` when
     the game is over. `refused(state, claim)`, asked before each claim with the engine's state
-    before it, may give a `refuse` the console sent first (a die pressed that it refused)."""
+    before it, may give a `refuse` the console sent first (a die pressed that it refused).
+    `sheet`: (name, hash) of the table's own sheet the game is played on (its layout), which the
+    `game` event names (`sh`, `sx`)."""
     game = state.game
     shadow = game.new_state()
     out: list[dict] = [{"k": "game", "g": g, "ed": game.edition, "n": game.players, "var": var(game)}]
+    if sheet is not None:
+        out[0].update(sh=sheet[0], sx=sheet[1])
     history = state.history
     k = 0
     while k < len(history):

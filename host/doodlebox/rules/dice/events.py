@@ -1,7 +1,8 @@
 """What the console sends for a game of a dice edition (docs/protocol.md, "Events"): its start
 roads, each round's roll, each turn as a claim or a tree; the rule ids of its refusals and the
-endings. link/schema.py composes the link's schema from this; rules/dice/console.py reads the
-events into a record."""
+endings; its `game` event may name the table's own sheet (`sh`, `sx`: the layout played).
+link/schema.py composes the link's schema from this; rules/dice/console.py reads the events into
+a record."""
 from __future__ import annotations
 
 from doodlebox.rules.dice.layout import PIECES
@@ -38,4 +39,5 @@ EVENTS = Events(
                   "via": maybe(row(SQUARE, SQUARE)), "v": need(integer(0, 99))},
         "tree": {"g": GAME, "r": ROUND, "p": SEAT, "why": need(one_of(*TREES))},
     },
-    refusals=REFUSALS, endings=ENDINGS, across={"claim": _claim})
+    refusals=REFUSALS, endings=ENDINGS, across={"claim": _claim},
+    sheets=True)         # the `game` event may name the table's own sheet (sh, sx): the layout played

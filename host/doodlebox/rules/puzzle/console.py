@@ -6,6 +6,7 @@ place, mischief, guess, challenge), and a game the engine played as the console'
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from doodlebox.rules.common import FORMAT
 from doodlebox.rules.console import ConsoleEvent, ConsoleRecord, players
@@ -34,7 +35,9 @@ class PuzzleRecord(ConsoleRecord):
     Mischief, guess and challenge."""
     EVENTS = EVENTS
 
-    def __init__(self, ev: ConsoleEvent):
+    def __init__(self, ev: ConsoleEvent, sheet: Any = None, sheet_name: str = ""):
+        if sheet is not None:       # (EVENTS.sheets is false: history/console_record.py gives it none)
+            raise ev.bad("Doodle Puzzle is played on no sheet")
         self.players = ev.num("n", PLAYERS[0], PLAYERS[1])
         self.rounds: list[dict] = []
         self.step = 0
