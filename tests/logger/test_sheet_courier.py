@@ -65,7 +65,7 @@ def sheets(held=(), at=0) -> dict:
 
 
 def test_a_sheet_goes_chunk_by_chunk_then_the_choice(table):
-    sheet, courier, link, clock, notes = table
+    sheet, courier, link, _, notes = table
     courier.on_sheets(CONSOLE, sheets())
     assert [m["t"] for m in link.sent] == ["sheet"] and link.sent[0]["i"] == 0
     of = link.sent[0]["of"]
@@ -116,14 +116,14 @@ def test_a_console_that_lost_a_chunk_says_where_to_go_on(table):
 
 
 def test_the_console_refusing_the_sheet_is_said(table):
-    sheet, courier, link, _, notes = table
+    sheet, courier, _, _, notes = table
     courier.on_sheets(CONSOLE, sheets())
     courier.on_sheets(CONSOLE, {"t": "err", "why": f"sheet {sheet.hash}: checksum mismatch: not kept"})
     assert courier.sending is None and "checksum mismatch" in notes[-1] and "did not arrive" in notes[-1]
 
 
 def test_room_is_made_by_dropping_what_the_table_no_longer_chose(table):
-    sheet, courier, link, _, notes = table
+    _, courier, link, _, notes = table
     full = [("city", f"old{k}", f"{k:012x}") for k in range(6)]
     courier.on_sheets(CONSOLE, sheets(full))
     assert link.sent[0] == {"t": "drop", "x": "000000000000"} and link.sent[1]["t"] == "sheet"

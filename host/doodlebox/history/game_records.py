@@ -8,6 +8,7 @@ the store knows (playing, resumed, abandoned, imported) in the one status every 
 """
 from __future__ import annotations
 
+import json
 import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,8 +17,9 @@ from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.history.console_record import MissingSheet, to_record
 from doodlebox.rules import ending
 from doodlebox.rules.games import read_record
+from doodlebox.sheets import library
 from doodlebox.store import Store
-from doodlebox.store.errors import Damaged
+from doodlebox.store.errors import Damaged, StoreError
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,27 @@ def _record(store: Store, row: dict) -> dict:
         return data
     log = store.game_log(gid)
     assert log is not None          # the row was just read
-    return to_record(log)
+    try:
+        return to_record(log)
+    except MissingSheet as exc:     # a sheet the library holds (added after the game): kept, then used
+        if not _from_library(store, exc.sx):
+            raise
+        log = store.game_log(gid)
+        assert log is not None
+        return to_record(log)
+
+
+def _from_library(store: Store, sx: str) -> bool:
+    """The library's sheet of hash `sx` put in the store (docs/sheets.md); False when the library
+    has none, or the store cannot take it now."""
+    for sheet in library.sheets():
+        if sheet.hash == sx and not sheet.problem:
+            try:
+                store.add_sheet(sheet.hash, library.game_of(sheet), sheet.name, json.dumps(sheet.data))
+            except StoreError:
+                return False
+            return True
+    return False
 
 
 # (game id, events, state) -> its replay's outcome, for each store open (a web page that polls

@@ -65,8 +65,11 @@ def _describe(event: dict, game: int | None, boot: int | None, resumes: int | No
     p = f"P{event.get('p', 0) + 1}" if isinstance(event.get("p"), int) else "?"
     if k == "game":
         players = f"{event.get('n')} player(s) {event.get('var') or ''}".rstrip()
-        extra = (f", map side {str(event.get('map')).upper()}, drawings {event.get('rec')}" if "map" in event
+        side = "the table's own" if event.get("map") == "own" else str(event.get("map")).upper()
+        extra = (f", map side {side}, drawings {event.get('rec')}" if "map" in event
                  else f", {event.get('subj')} subjects" if "subj" in event else "")
+        if "sx" in event:        # played on a sheet of the table's own (docs/sheets.md)
+            extra += f", on the table's sheet {event.get('sh')} ({event.get('sx')})"
         return f"{game_name(event.get('g'), game, boot)}: {event.get('ed')} for {players}{extra}"
     if k in CARD_EVENTS:
         return CARD_EVENTS[k](event, p)
