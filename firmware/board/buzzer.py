@@ -1,4 +1,5 @@
 # doodlebox buzzer: named tunes on a passive piezo through PWM, played without blocking.
+from micropython import const
 
 # name -> (frequency Hz, milliseconds, frequency, milliseconds, ...): the notes in pairs, one flat
 # tuple per tune (RAM: a tuple per note cost ~1 KB more); frequency 0 is a rest
@@ -22,7 +23,7 @@ TUNES = {
 }
 # tunes that cut in at once, whatever is playing: a refusal is heard immediately, and the
 # minute's beeps and alarm sound on the second, never after a tune queued before them
-CUT_IN = ("refuse", "tick", "alarm")
+_CUT_IN = const(("refuse", "tick", "alarm"))
 DUTY = 32768  # 50 % for a square wave
 
 
@@ -34,9 +35,9 @@ class Buzzer:
         self.pwm.duty_u16(0)
 
     def play(self, name, now):
-        """Queue a tune; a refusal and the timer's tunes cut in at once (CUT_IN)."""
+        """Queue a tune; a refusal and the timer's tunes cut in at once (_CUT_IN)."""
         tune = TUNES.get(name, ())
-        if name in CUT_IN:
+        if name in _CUT_IN:
             self._notes = list(tune)
             self._until = 0
         else:

@@ -19,7 +19,6 @@ FLUSH_MS = const(200)   # ... or when the oldest has waited this long
 SEGMENT = const(8192)   # a segment file is closed before it passes this size
 BUDGET = const(32)      # segments on flash at most (256 KB)
 _RAM_MAX = const(4096)  # records waiting in RAM for room on flash: more, and the journal is full
-_WBUF = const(1024)     # the RAM buffer records are made in (grown only while they cannot be written)
 _ACKED = const("journal/acked")
 ACKED_EVERY_MS = const(10000)  # journal/acked is written at most this often while acknowledgements come in ...
 _ACKED_MIN_MS = const(1000)    # ... and this often once the PC has every event held (a short boot keeps its acks)
@@ -35,56 +34,53 @@ class Journal:
     boot) are sent first, and `open_game` is the last game if it has no end (the parts of the
     log it spans: [[boot, first s, last s], ...], so the app can resume it)."""
 
+    # its state, set at power-up by doodle/journal_load.py (begin), which reads the flash
+    boot: int
+    boot_saved: bool          # boot.txt holds this boot's number: until then nothing is written or sent
+    _boot_at: int             # when the boot's number was last written again (save_boot)
+    damaged: int              # bytes of the journal found damaged at power-up and skipped
+    odd: int                  # files in journal/ that are not the journal's (left alone)
+    listed: int               # the newest older boot the last hello named
+    hello_due: int            # a boot the hello did not name is next to send: a hello from it first
+    next: int                 # the number the next event of this boot gets
+    resends: int
+    _ended: bool
+    write_errors: int         # writes the flash refused (the records wait in RAM)
+    no_room: bool             # the budget is full of what the PC has not stored: records wait in RAM
+    _segs: list[list[int]]    # [number, boot, first s, last s, bytes] per segment, oldest first
+    _acked: dict[int, int]    # boot -> the highest s the PC acknowledged
+    _acked_dirty: bool
+    _prune: bool              # journal/acked names a boot with no segment left: written again soon
+    _acked_at: int
+    _wbuf: bytearray          # records made here, in place: [0, _wdone) written this pump,
+    _wlen: int                # [_wdone, _wlen) waiting to be written
+    _wdone: int
+    _mem: list[list[int]]     # [segment, offset there, offset in _wbuf, bytes] written this pump
+    _wfirst: int              # the s of the first of them
+    _wn: int                  # how many
+    _wat: int                 # when the oldest was made
+    _urgent: bool             # write them at the next pump (a game ended)
+    _cur: int                 # this boot's segment being filled (its index), -1: none yet
+    _kb: list[int]            # the boot ... (of each frame sent, not acknowledged, oldest first:
+    _ks: list[int]            # ... and s     a resend reads them again, no frame is kept)
+    _sent_at: int
+    _wait: int
+    _send: list[int] | None   # [boot, s, segment number, offset] of the next to send
+    _now: int
+    keep_from: tuple[int, int] | None  # (boot, s): the game being played begins here: its segments stay
+    open_game: list[list[int]] | None  # the last game on flash if it has no end
+    _game: list[list[int]] | None      # ... while the segments are read
+    _named: list              # _name's: the last segment number and its name
+    _rec: bytearray | None    # one record read back from flash: made while older records are
+    # sent, let go once the sending has caught up (RAM)
+    _page: bytearray | None   # segments read through it while loading
+    _top: int                 # the highest segment number (new ones are numbered after it)
+    _todo: list[int]          # segments still to be read (load_step)
+    loading: bool             # the segments are read by load_step, one per collection
+
     def __init__(self, boot, flash=None, boot_saved=True):
-        self.boot = boot
-        if flash is None:
-            from doodle.flashlog import RamFlash
-            flash = RamFlash()
-        self.flash = flash
-        self.boot_saved = boot_saved  # boot.txt holds this boot's number: until then nothing is written or sent
-        self._boot_at = 0
-        self.damaged = 0          # bytes of the journal found damaged at power-up and skipped
-        self.odd = 0              # files in journal/ that are not the journal's (left alone)
-        self.listed = 0           # the newest older boot the last hello named
-        self.hello_due = 0        # a boot the hello did not name is next to send: a hello from it first
-        self.next = 1            # the number the next event of this boot gets
-        self.resends = 0
-        self._ended = False
-        self.write_errors = 0     # writes the flash refused (the records wait in RAM)
-        self.no_room = False      # the budget is full of what the PC has not stored: records wait in RAM
-        self._segs = []  # type: list[list[int]]  # [number, boot, first s, last s, bytes] per segment, oldest first
-        self._acked = {}  # type: dict[int, int]  # boot -> the highest s the PC acknowledged
-        self._acked_dirty = False
-        self._prune = False       # journal/acked names a boot with no segment left: written again soon
-        self._acked_at = 0
-        self._wbuf = bytearray(_WBUF)  # records made here, in place: [0, _wdone) written this pump,
-        self._wlen = 0           # [_wdone, _wlen) waiting to be written
-        self._wdone = 0
-        self._mem = []  # type: list[list[int]]  # [segment, offset there, offset in _wbuf, bytes] written this pump
-        self._wfirst = 0         # the s of the first of them
-        self._wn = 0             # how many
-        self._wat = 0            # when the oldest was made
-        self._urgent = False     # write them at the next pump (a game ended)
-        self._cur = -1           # this boot's segment being filled (its index), -1: none yet
-        self._kb = []  # type: list[int]  # the boot ... (of each frame sent, not acknowledged, oldest first:
-        self._ks = []  # type: list[int]  # ... and s     a resend reads them again, no frame is kept)
-        self._sent_at = 0
-        self._wait = RESEND_MS
-        self._send = None  # type: list[int] | None  # [boot, s, segment number, offset] of the next to send
-        self._now = 0
-        self.keep_from = None  # type: tuple[int, int] | None  # (boot, s): the game being played begins here: its segments stay
-        self.open_game = None  # type: list[list[int]] | None  # the last game on flash if it has no end
-        self._game = None  # type: list[list[int]] | None  # ... while the segments are read
-        self._named = [0, ""]  # type: list  # _name's: the last segment number and its name
-        self._rec = None  # type: bytearray | None  # one record read back from flash: made while older
-        # records are sent, let go once the sending has caught up (RAM)
-        self._page = bytearray(flashrec.PAGE)  # type: bytearray | None  # segments read through it while loading
-        self._top = 0                 # the highest segment number (new ones are numbered after it)
-        self._todo = []  # type: list[int]  # segments still to be read (load_step)
-        load("journal_load").begin(self)   # journal/acked read, the segments listed
-        if self._todo:
-            self._top = self._todo[-1]
-        self.loading = True       # the segments are read by load_step, one per collection
+        self.flash = flash        # board/flash.py's Flash (without one: flashlog.RamFlash, begin's)
+        load("journal_load").begin(self, boot, boot_saved)   # its state, the segments listed
         if not self._todo:
             self.load_step()      # nothing to read: loaded at once
 
@@ -360,7 +356,7 @@ class Journal:
             data = memoryview(rec)[:self.flash.readinto(self._name(num), rec, at)]
         r = flashrec.read_at(data, 0)
         if r is None:                        # damaged bytes: on to the next whole record
-            found = _rare("find", self, num, lambda p, b, s, a, e, at_: True, at + 1)
+            found = _rare("find", self, num, lambda *_: True, at + 1)   # (any whole record)
             snd[3] = seg[4] if found is None else found[1]
             return self._read_next()
         b, s, a, e, nx = r

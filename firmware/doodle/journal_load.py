@@ -1,18 +1,60 @@
-# doodlebox journal at power-up: what the flash holds read back (docs/journal.md, power-up),
-# for doodle/journal.py, which loads this module while it reads the flash and lets it go after.
-# owner Journal (doodle/journal.py) as j: _acked, _game, _page, _segs, _send, _todo, damaged,
-#   flash, keep_from, loading, odd, open_game
+# doodlebox journal at power-up: its state made and what the flash holds read back (docs/journal.md,
+# power-up), for doodle/journal.py, which loads this module while it reads the flash and lets it
+# go after.
+# owner Journal (doodle/journal.py) as j: _acked, _acked_at, _acked_dirty, _boot_at, _cur, _ended,
+#   _game, _kb, _ks, _mem, _named, _now, _page, _prune, _rec, _segs, _send, _sent_at, _todo, _top,
+#   _urgent, _wait, _wat, _wbuf, _wdone, _wfirst, _wlen, _wn, boot, boot_saved, damaged, flash,
+#   hello_due, keep_from, listed, loading, next, no_room, odd, open_game, resends, write_errors
 import json
 
+from micropython import const
+
 from doodle import flashlog
-from doodle.journal import _rare
+from doodle.journal import RESEND_MS, _rare
+
+_WBUF = const(1024)     # the RAM buffer records are made in (grown only while they cannot be written)
 
 
-def begin(j):
-    """journal/acked read (the highest s the PC acknowledged, per boot) and the segments listed
-    (j._todo: read by step)."""
-    j._todo = flashlog.segments(j.flash)
-    text = j.flash.load("journal/acked")
+def begin(j, boot, boot_saved):
+    """Journal(boot, flash, boot_saved): its state at power-up (without a flash, RAM's:
+    flashlog.RamFlash), journal/acked read (the highest s the PC acknowledged, per boot) and the
+    segments listed (j._todo: read by step)."""
+    j.boot = boot
+    if j.flash is None:
+        j.flash = flashlog.RamFlash()
+    flash = j.flash
+    j.boot_saved = boot_saved
+    j._boot_at = 0
+    j.damaged = j.odd = j.listed = j.hello_due = 0
+    j.next = 1
+    j.resends = 0
+    j._ended = False
+    j.write_errors = 0
+    j.no_room = False
+    j._segs = []
+    j._acked = {}
+    j._acked_dirty = j._prune = False
+    j._acked_at = 0
+    j._wbuf = bytearray(_WBUF)
+    j._wlen = j._wdone = 0
+    j._mem = []
+    j._wfirst = j._wn = j._wat = 0
+    j._urgent = False
+    j._cur = -1
+    j._kb = []
+    j._ks = []
+    j._sent_at = 0
+    j._wait = RESEND_MS
+    j._send = None
+    j._now = 0
+    j.keep_from = j.open_game = j._game = None
+    j._named = [0, ""]
+    j._rec = None
+    j._page = bytearray(flashlog.PAGE)
+    j._todo = flashlog.segments(flash)
+    j._top = j._todo[-1] if j._todo else 0
+    j.loading = True
+    text = flash.load("journal/acked")
     if text:
         for line in text.split("\n"):
             words = line.split()

@@ -3,6 +3,14 @@
 import json
 from binascii import crc32
 
+from doodle import drop, load
+
+try:
+    from micropython import const
+except ImportError:  # CPython without the tests' stand-in (tests/support/fakeconsole.py)
+    def const(x):  # type: ignore[misc]
+        return x
+
 VERSION = 5
 MAX_FRAME = 512
 
@@ -93,7 +101,9 @@ def _str(s, b, n):
     b[n] = 34
     end = put_ascii(s, b, n + 1)
     if end < 0:                                   # control, non-ASCII, quote or backslash
-        return _raw(b, n, _ascii(json.dumps(s)).encode())
+        text = load("link_json").dumps(s)         # (rare: loaded for it and let go)
+        drop("link_json")
+        return _raw(b, n, text.encode())
     b[end] = 34
     return end + 1
 
@@ -110,22 +120,6 @@ def put_ascii(s, b, n):
             return -1
         b[n + i] = c
     return n + k
-
-
-def _ascii(s):
-    # MicroPython's json.dumps leaves non-ASCII as is; escape it ourselves.
-    out = []
-    for ch in s:
-        o = ord(ch)
-        if o > 126:
-            if o > 0xFFFF:
-                o -= 0x10000
-                out.append("\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)))
-            else:
-                out.append("\\u%04x" % o)
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def encode(msg):
@@ -167,6 +161,8 @@ def event_frame(boot, s, payload):
     return _finish(n + 1)
 
 
+_HEX = const(b"0123456789abcdef")
+
 
 def _finish(n):
     """The CRC after the body in _buf[1:n], the end of line; the frame as bytes."""
@@ -191,7 +187,22 @@ def _finish(n):
     return bytes(_mv[:n + 2])
 
 
-_HEX = b"0123456789abcdef"
+# why a line is refused, beyond its length: doodle/reasons.py's FRAME[why] (a line refused is rare:
+# the texts are not kept in RAM)
+_NO_AT = const(0)
+_NO_CRC = const(1)
+_CRC_HEX = const(2)
+_CRC = const(3)
+_JSON = const(4)
+_FIELDS = const(5)
+_VERSION = const(6)
+
+
+def _bad(why, *a):
+    """(None, the text of `why` with `a` put in): doodle/reasons.py is loaded for it and let go."""
+    text = load("reasons").FRAME[why] % a
+    drop("reasons")
+    return None, text
 
 
 def decode(line):
@@ -200,26 +211,26 @@ def decode(line):
     if len(line) + 1 > MAX_FRAME:
         return None, "frame longer than %d bytes" % MAX_FRAME
     if not line.startswith(b"@"):
-        return None, "not a frame (no '@')"
+        return _bad(_NO_AT)
     star = line.rfind(b"*")
     if star < 0 or len(line) - star != 9:
-        return None, "no '*' and 8-digit checksum"
+        return _bad(_NO_CRC)
     body = line[1:star]
     try:
         want = int(line[star + 1:], 16)
     except ValueError:
-        return None, "checksum is not hex"
-    got = crc32(body) & 0xFFFFFFFF
+        return _bad(_CRC_HEX)
+    got = crc32(body)
     if got != want:
-        return None, "checksum mismatch (%08x, frame says %08x)" % (got, want)
+        return _bad(_CRC, got, want)
     try:
         msg = json.loads(body)
     except ValueError:
-        return None, "body is not JSON"
+        return _bad(_JSON)
     if not isinstance(msg, dict) or "t" not in msg or "v" not in msg:
-        return None, "body lacks 't' or 'v'"
+        return _bad(_FIELDS)
     if msg["v"] != VERSION:
-        return None, "protocol version %s, this side speaks %d" % (msg["v"], VERSION)
+        return _bad(_VERSION, msg["v"], VERSION)
     return msg, None
 
 

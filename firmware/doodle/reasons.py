@@ -1,6 +1,7 @@
 # doodlebox reasons: what the panel says for a refused press or a notice, by the reason's id
-# (the rule ids of the PC's engine, docs/protocol.md, and the console's own). Loaded for the
-# moment a text is needed and let go (doodle/app.py `_text`): RAM.
+# (the rule ids of the PC's engine, docs/protocol.md, and the console's own), and what the console
+# tells the PC of a line it did not take as a frame. Loaded for the moment a text is needed and let
+# go (doodle/app.py `_tell`, doodle/link.py `_bad`): RAM.
 
 TEXT = {
     "taken": "die already taken",
@@ -32,3 +33,15 @@ TEXT = {
     "trap_must": "draw your Trap first",
     "slot_twice": "that slot is filled",
 }
+
+# why a line from the PC is not taken as a frame (doodle/link.py decode, by its index): said to the
+# PC in an `err` (docs/protocol.md)
+FRAME = (
+    "not a frame (no '@')",
+    "no '*' and 8-digit checksum",
+    "checksum is not hex",
+    "checksum mismatch (%08x, frame says %08x)",
+    "body is not JSON",
+    "body lacks 't' or 'v'",
+    "protocol version %s, this side speaks %d",
+)

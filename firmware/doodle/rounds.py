@@ -3,7 +3,7 @@
 # the rules as the PC's engine (host/doodlebox/rules/dice/engine.py) reads them, docs/rulings.md.
 from micropython import const
 
-from doodle import load, score
+from doodle import drop, load, score
 from doodle.sheet import HOUSE, PARK, SHOP, SIDES, SKYSCRAPER, Sheet
 
 SETUP = const(0)     # rolling the start roads column by column
@@ -33,8 +33,7 @@ _WHY_NO_TREE = const("no_tree")
 def begin(app, opts, emit):
     """A game of the lobby's choice (doodle/app_game.py): the edition's data (doodle/ed_<edition>.py)
     loaded with it, the console's dice rolled for it."""
-    ed = load("ed_" + app.edition)
-    return Game(ed, app.players, app.control, app.games, emit, app.dice_)
+    return Game(load("ed_" + app.edition), app.players, app.control, app.games, emit, app.dice_)
 
 
 class Game:
@@ -49,46 +48,50 @@ class Game:
     VIEW = "rounds_view"     # the module that draws it (doodle/rounds_view.py) ...
     FINAL = "rounds_final"   # ... and its final table (doodle/rounds_final.py), loaded in its place
 
+    # its state, set when it is begun (ed, dice, emit) by doodle/rounds_begin.py
+    tones: list[str]           # tunes to play; the app takes and empties them
+    players: int
+    solo: bool
+    control: bool
+    number: int
+    whites: int
+    can_pass: bool             # R8, R24: More control, and the 6x6 rules
+    sheets: list[Sheet]
+    shared: list[dict[int, int] | None]   # shared tracks: value -> player who circled it
+    bonus_owner: dict[int, int]           # first-player bonus -> player
+    phase: int
+    setup_col: int
+    round: int
+    start_player: int
+    turn: int                  # players who have acted this round
+    column: int
+    white: bytearray           # index 1..whites
+    taken: list[int]           # who took each white die
+    endings: list[str]
+    scratch: tuple             # score.label's buffers
+    _points: list[int]         # the totals (score.totals), kept up to date
+    _was: list[int]            # the totals before the last count
+    _stale: bool               # a turn changed something since they were counted
+    scored: int                # +1 each time a total changes (the panel's score line)
+    version: int               # +1 at every roll and finished turn: what the screen caches by
+    lines: list                # doodle/rounds_view.py's cache: (signature, line) per line
+    pc: tuple | None           # the PC's scores being shown (doodle/rounds_view.py)
+    legend: str                # the legend as the panel shows it (built once)
+    # the turn being entered (_clear)
+    die: int
+    choices: list[int]         # squares the die leaves to choose from
+    row: int                   # the row chosen (or fixed) while the column is asked
+    square: int
+    via: int                   # the park (breaker) square the die pointed to
+    values: list[int]          # values the player may circle, highest first
+    shown: int                 # the one shown (index into values)
+
     def __init__(self, ed, players, control, number, emit, dice=None):
-        self.ed = ed
+        self.ed = ed            # the edition's sheet (doodle/ed_<edition>.py)
         self.dice = dice
-        self.tones = []  # type: list[str]  # tunes to play; the app takes and empties them
-        self.players = players
-        self.solo = players == 1
-        self.control = control
-        self.number = number
         self.emit = emit
-        self.whites = 3 if self.solo else players + 1
-        self.can_pass = control or not ed.JOKERS      # R8, R24: More control, and the 6x6 rules
-        self.sheets = [Sheet(ed) for _ in range(players)]
-        self.shared = [{} if tr[3] else None for tr in ed.TRACKS]  # type: list[dict[int, int] | None]
-        # (shared tracks: value -> player who circled it)
-        self.bonus_owner = {}                         # first-player bonus -> player
-        self.phase = SETUP
-        self.setup_col = 1
-        self.round = 0
-        self.start_player = 0
-        self.turn = 0                                 # players who have acted this round
-        self.column = 0
-        self.white = bytearray(self.whites + 1)       # index 1..whites
-        self.taken = [-1] * (self.whites + 1)         # who took each white die
-        self.endings = []
-        nn = ed.SIZE * ed.SIZE
-        self.scratch = (bytearray(nn), bytearray(nn), bytearray(nn + 1))  # score.label's buffers
-        self._points = [0] * players   # the totals (score.totals), kept up to date
-        self._was = [0] * players      # the totals before the last count
-        self._stale = True             # a turn changed something since they were counted
-        self.scored = 0                # +1 each time a total changes (the panel's score line)
-        self.version = 0       # +1 at every roll and finished turn: what the screen caches by
-        self.lines = [-1, ""] * 12      # doodle/rounds_view.py's cache: (signature, line) per line
-        self.pc = None                  # the PC's scores being shown (doodle/rounds_view.py)
-        self.legend = ""       # the legend as the panel shows it (built once)
-        self.pass_hint = "  (PASS: %s)" % ed.WORDS["tree"] if self.can_pass else ""
-        self._clear()
-        var = "control" if control else ""
-        if self.solo:
-            var = "solo+control" if control else "solo"
-        emit({"k": "game", "g": number, "ed": ed.EDITION, "n": players, "var": var})
+        load("rounds_begin").begin(self, players, control, number)
+        drop("rounds_begin")   # (it sends the `game` event)
 
     def _clear(self):
         """The turn being entered: die, choices, square, park, piece, values."""

@@ -23,11 +23,18 @@ def _put(n, s):
     return put_ascii(s, _W, n) if s else n
 
 
-def _bput(n, data):
-    """Write bytes at n, clipped to the line."""
-    k = min(len(data), len(_W) - n)
-    _W[n:n + k] = data[:k] if k < len(data) else data
-    return n + k
+def _pad(n, k):
+    """Spaces from n up to k; the position after them."""
+    while n < k:
+        _W[n] = 32
+        n += 1
+    return n
+
+
+def _face(n, v):
+    """A die's face at n: its value, "-" for none."""
+    _W[n] = 48 + v if v else 45
+    return n + 1
 
 
 def _int(n, v):
@@ -41,8 +48,6 @@ def cap(word):
     return word[:1].upper() + word[1:]  # MicroPython's str has no capitalize()
 
 
-_FACE = const((b"-", b"1", b"2", b"3", b"4", b"5", b"6"))
-_BY = const((b"", b"/P1", b"/P2", b"/P3", b"/P4", b"/P5"))
 _ROOM = const(23)          # the characters a line has beside the map (board/panel.py map_chars)
 _HOUSE = const(1)          # doodle/sheet.py HOUSE (a house square shows its houses left)
 
@@ -50,21 +55,20 @@ _HOUSE = const(1)          # doodle/sheet.py HOUSE (a house square shows its hou
 def _column_die(g):
     """The column die: the column it points to, or any column (a 6 on a 5x5 sheet)."""
     ed = g.ed
-    n = _bput(_bput(_put(0, ed.COLUMN_DIE), b" die "), _FACE[g.column])
+    n = _face(_put(_put(0, ed.COLUMN_DIE), " die "), g.column)
     if ed.JOKERS and g.column == 6:
-        return _text(_bput(n, b": any column"))
-    return _text(_int(_bput(n, b": column "), g.column))
+        return _text(_put(n, ": any column"))
+    return _text(_int(_put(n, ": column "), g.column))
 
 
 def _whites(g):
     """The white dice, each taken one with who took it ("4P2")."""
-    for head in (b"White", b"W"):
-        n = _bput(0, head)
+    for head in ("White", "W"):
+        n = _put(0, head)
         for d in range(1, g.whites + 1):
-            n = _bput(n, b" ")
-            n = _bput(n, _FACE[g.white[d]])
+            n = _face(_put(n, " "), g.white[d])
             if g.taken[d] >= 0:
-                n = _int(_bput(n, b"P"), g.taken[d] + 1)
+                n = _int(_put(n, "P"), g.taken[d] + 1)
         if n <= _ROOM:
             break
     return _text(n)
@@ -79,16 +83,13 @@ def _row(g, head, values):
     """A row of the players' table: its label, then a value per player, right-aligned."""
     w = _width(g)
     label = _label(g)
-    n = _put(0, head[:label])
-    while n < label:
-        _W[n] = 32
-        n += 1
+    n = _pad(_put(0, head[:label]), label)
     for v in values:
         k = _int(n, v)
         if k - n < w:                      # right-aligned: move the digits, pad in front
             pad = w - (k - n)
             _W[n + pad:k + pad] = _W[n:k]
-            _W[n:n + pad] = b"        "[:pad]
+            _pad(n, n + pad)
             k = n + w
         n = k
     return _text(n)
@@ -103,14 +104,13 @@ def _head(g):
     ("game 12": the number `doodlebox games` and the page give it), then P1, P2, ... over their
     columns."""
     w = _width(g)
-    n = _label(g)
-    _W[0:n] = b"           "[:n]
+    n = _pad(0, _label(g))
     pc = g.pc
     if pc is not None and pc[0] == g.number and pc[5]:
-        _int(_bput(0, b"game "), pc[5])
+        _int(_put(0, "game "), pc[5])
     for p in range(g.players):
-        _W[n:n + w] = b"    "[:w]
-        k = _int(_bput(n + w - 2, b"P"), p + 1)
+        _pad(n, n + w)
+        k = _int(_put(n + w - 2, "P"), p + 1)
         n = max(k, n + w)
     return _text(n)
 
@@ -128,7 +128,7 @@ def _where(g):
     """The square being entered, by row, column and the sheet's word for it."""
     n = g.ed.SIZE
     i = g.square
-    k = _int(_bput(_int(_bput(_int(_bput(0, b"P"), g.current() + 1), b": row "), i // n + 1), b", column "), i % n + 1)
+    k = _int(_put(_int(_put(_int(_put(0, "P"), g.current() + 1), ": row "), i // n + 1), ", column "), i % n + 1)
     return _text(k)
 
 
@@ -140,37 +140,40 @@ def _prompt(g, out):
         return
     if ph == rounds.SETUP:
         out.append("Start roads:")
-        out.append(_text(_int(_bput(0, b"ROLL for column "), g.setup_col)))
+        out.append(_text(_int(_put(0, "ROLL for column "), g.setup_col)))
         return
     if ph == rounds.READY:
-        out.append(_text(_int(_bput(0, b"ROLL for round "), g.round + 1)))
-        out.append(_text(_bput(_int(_bput(0, b"P"), g.start_player + 1), b" starts")))
+        out.append(_text(_int(_put(0, "ROLL for round "), g.round + 1)))
+        out.append(_text(_put(_int(_put(0, "P"), g.start_player + 1), " starts")))
         return
-    n = _int(_bput(0, b"P"), g.current() + 1)
+    n = _int(_put(0, "P"), g.current() + 1)
     if ph == rounds.CLAIM:
-        out.append(_text(_bput(n, b": take a die")))
+        out.append(_text(_put(n, ": take a die")))
         if g.can_pass:
-            out.append(_text(_put(_bput(0, b"or PASS: cross a "), g.ed.WORDS["tree"])))
+            out.append(_text(_put(_put(0, "or PASS: cross a "), g.ed.WORDS["tree"])))
         return
     if ph == rounds.ROW or ph == rounds.COL:
         if ph == rounds.ROW:
-            out.append(_text(_bput(_int(_bput(n, b": row? D1-D"), g.ed.SIZE), b" (marked)")))
+            out.append(_text(_put(_int(_put(n, ": row? D1-D"), g.ed.SIZE), " (marked)")))
             out.append("PASS: back")
         else:
-            out.append(_text(_int(_bput(n, b": column? D1-D"), g.ed.SIZE)))
-            out.append(_text(_bput(_int(_bput(0, b"in row "), g.row), b"   PASS: back")))
+            out.append(_text(_int(_put(n, ": column? D1-D"), g.ed.SIZE)))
+            out.append(_text(_put(_int(_put(0, "in row "), g.row), "   PASS: back")))
         return
     out.append(_where(g))
     name = g.ed.NAMES[g.ed.KINDS[g.square]]
     if ph == rounds.PIECE:
-        out.append(_text(_bput(_put(0, name), b": piece?")))
+        out.append(_text(_put(_put(0, name), ": piece?")))
         if not g.legend:
-            g.legend = "%" + "".join("0123456789abcdef"[SIDES[f]] for f in g.ed.LEGEND)
+            legend = "%"
+            for f in g.ed.LEGEND:
+                legend += "%x" % SIDES[f]
+            g.legend = legend
         out.append(g.legend)
         return
     n = _put(0, name) if len(name) < 10 else 0
-    n = _int(_bput(n, b": circle " if n else b"circle "), g.values[g.shown])
-    out.append(_text(_bput(n, b"?")))
+    n = _int(_put(n, ": circle " if n else "circle "), g.values[g.shown])
+    out.append(_text(_put(n, "?")))
     out.append("ROLL: yes  PASS: lower")
 
 
@@ -184,27 +187,25 @@ def _tracks(g):
     a line each (the highest ones when they do not all fit, after "..")."""
     ed = g.ed
     if ed.BONUSES:
-        n = _bput(0, b"Bonus")
+        n = _put(0, "Bonus")
         for b in ed.BONUSES:
-            n = _bput(n, b" ")
-            n = _int(n, b)
-            n = _bput(n, b":")
-            n = _bput(n, _BY[g.bonus_owner[b] + 1][1:] if b in g.bonus_owner else b"-")
+            n = _put(_int(_put(n, " "), b), ":")
+            n = _int(_put(n, "P"), g.bonus_owner[b] + 1) if b in g.bonus_owner else _put(n, "-")
         return _text(n)
     out = []
     for t in range(len(ed.TRACKS)):
         taken = g.shared[t]
         if taken is not None:
-            head = _bput(_put(0, cap(ed.WORDS[ed.TRACKS[t][0]])), b" out:")
+            head = _put(_put(0, cap(ed.WORDS[ed.TRACKS[t][0]])), " out:")
             values = [v for v in ed.TRACKS[t][2] if v in taken]
             while True:
-                n = _bput(head, b" .." if len(values) < len(taken) else b"")
+                n = _put(head, " .." if len(values) < len(taken) else "")
                 for v in values:
-                    n = _int(_bput(n, b" "), v)
+                    n = _int(_put(n, " "), v)
                 if n <= _ROOM or not values:
                     break
                 values.pop(0)
-            out.append(_text(n if values or taken else _bput(n, b" -")))
+            out.append(_text(n if values or taken else _put(n, " -")))
     return out
 
 
@@ -248,7 +249,7 @@ def _map(g):
     n = ed.SIZE
     ph = g.phase
     sheet = g.sheets[g.current()] if ph > rounds.READY else g.sheets[0]
-    k = _bput(0, b"#")
+    k = _put(0, "#")
     _W[k] = 48 + n
     k += 1
     for i in range(n * n):
@@ -261,7 +262,7 @@ def _map(g):
         else:
             _W[k] = ed.MARKS[kind]
         k += 1
-    k = _bput(k, b"|")
+    k = _put(k, "|")
     if g.square >= 0:
         _W[k] = 48 + g.square
         k += 1

@@ -24,10 +24,12 @@ def test_the_guest_modules_stay_small(tmp_path):
 
 
 def test_the_board_holds_one_band_of_the_frame():
-    # (the Board numbers the boot with doodle/bootnum.py, which reads the journal with
-    # doodle/flashlog.py: it lets both go, but the names they intern stay, so the board's objects
-    # are its figure less the interned names)
-    figures = heap_report(modules=["board.pico"], loop=False)
+    # (the Board is built by board/pico_build.py, which numbers the boot with doodle/bootnum.py,
+    # which reads the journal with doodle/flashlog.py: it lets them go, but the names they intern
+    # stay, so the board's objects are its figure less the interned names; the parts' modules are
+    # imported first, so that the figure is the objects', not their code's)
+    figures = heap_report(modules=["board.buttons", "board.buzzer", "board.flash", "board.leds", "board.panel",
+                                   "board.ssd1680", "board.usb", "board.pico"], loop=False)
     rows = {name: n for name, n, _q in figures}
     panel = rows["drop board.panel"]  # the panel's band, framebufs, the driver and its pins
     assert BAND < panel < FRAME, rows  # 5.8 KB with a whole frame buffer, 2.3 KB with a band

@@ -8,8 +8,8 @@
 #   each one a host call, `vm_step(now, heap free, heap free after the collection
 #   before the step or -1)`, where the host serves the PC's side of the USB and may
 #   cut the power (it then stops the VM inside that call: nothing after it runs);
-# - the buttons (pico.Buttons): a scripted table (Table.poll), a press every PRESS_MS of the
-#   console's time, chosen from the console's own state by tests/guest/table_script.py (the
+# - the buttons (board/pico_build.py's Buttons): a scripted table (Table.poll), a press every
+#   PRESS_MS of the console's time, chosen from the console's own state by tests/guest/table_script.py (the
 #   dice editions), tests/guest/puzzle_script.py (Doodle Puzzle) or tests/guest/deadly_script.py
 #   (Deadly Doodles, in tallies). Between games it asks the
 #   host which game is next (`vm_game`: [edition, players], or None: stop); a game resumed at
@@ -25,7 +25,7 @@ import micropython
 import table_script
 from hwlink import call
 
-from board import loop, pico
+from board import loop, pico_build
 
 STEP_MS = 10
 PRESS_MS = 150
@@ -141,8 +141,8 @@ class Table:
         return table_script.turns(app, [0], False)
 
 
-if not hasattr(pico, "Buttons") or not hasattr(loop, "App") or not hasattr(loop, "time"):
-    raise RuntimeError("vm_play: board/pico.py or board/loop.py changed: no place for the stand-ins")
+if not hasattr(pico_build, "Buttons") or not hasattr(loop, "App") or not hasattr(loop, "time"):
+    raise RuntimeError("vm_play: board/pico_build.py or board/loop.py changed: no place for the stand-ins")
 clock = Clock()
 table = Table(clock)
 loop.time = clock                         # the loop's clock (no other firmware module reads one)
@@ -152,7 +152,8 @@ def buttons(pins):
     return table
 
 
-pico.Buttons = buttons                    # the Board's buttons: the table
+pico_build.Buttons = buttons              # the Board's buttons: the table (it builds the Board
+del pico_build                            # once, and lets itself go after)
 _App = loop.App
 
 

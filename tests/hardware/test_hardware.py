@@ -187,7 +187,7 @@ def test_the_virtual_console_and_the_board_layer_agree_with_the_data():
 
     assert panel.PIPS == PINS["leds"]["pip_order"]
     assert PINS["button_wiring"]["pull"] == "up" and PINS["button_wiring"]["other_leg"] == "GND"
-    assert "Pin.PULL_UP" in (ROOT / "firmware/board/pico.py").read_text()
+    assert "Pin.PULL_UP" in (ROOT / "firmware/board/pico_build.py").read_text()
 
 
 # -- the power budget, driven through the firmware ---------------------------------------------------------
