@@ -190,6 +190,8 @@ def add_data(data: Any, name: str, source: str, replace: bool = False) -> Sheet:
         raise SheetError(f"{name!r} is not a sheet's name: 1 to 16 of a-z, 0-9, - and _")
     if name in DEFAULTS:
         raise SheetError(f"{name!r} is a default's name: give the sheet another (--name)")
+    if f"{name}.json" in (INDEX, CHOICES):       # the library's own files, beside the sheets'
+        raise SheetError(f"{name!r} is the name of the library's own file {name}.json: give the sheet another")
     index = _index()
     if name in index and not replace:
         raise SheetError(f"a sheet {name!r} is in the library already (--replace to replace it)")

@@ -19,10 +19,11 @@ HEAD = """<!doctype html>
 <title>{title}</title>
 <link rel="icon" href="/static/die.svg">
 <link rel="stylesheet" href="/static/page.css">
-<script src="/static/page.js" defer></script>
+<script src="/static/page.js" defer></script>{script}
 </head>
 <body data-writes="{writes}">
-<header><h1><a href="/">doodlebox</a></h1><nav><a id="league-link" href="/league">League</a></nav>
+<header><h1><a href="/">doodlebox</a></h1><nav><a id="league-link" href="/league">League</a>
+<a id="sheets-link" href="/sheets">Sheets</a></nav>
 <p class="db">{db}</p>{access}</header>
 <main>
 """
@@ -43,10 +44,11 @@ def esc(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def head(title: str, db: str, writes: str = "open") -> str:
-    """The document's start, its header (the league's link, the database, who may write) and
-    <main>; TAIL ends it."""
-    return HEAD.format(title=esc(title), db=esc(db), writes=esc(writes), access=ACCESS.get(writes, ""))
+def head(title: str, db: str, writes: str = "open", script: str = "") -> str:
+    """The document's start, its header (the league's and the sheets' links, the database, who may
+    write) and <main>; TAIL ends it. `script`: the path of one more of the page's scripts."""
+    more = f'\n<script src="{esc(script)}" defer></script>' if script else ""
+    return HEAD.format(title=esc(title), db=esc(db), writes=esc(writes), access=ACCESS.get(writes, ""), script=more)
 
 
 def _disabled(writes: str) -> str:

@@ -47,6 +47,12 @@ already made is served to anyone.
 | `POST /api/press` | `{"button": "ROLL"}`: press it on the virtual console |
 | `POST /api/names` | `{"game": N, "names": [...]}`: name the game's seats |
 | `POST /api/token` | `{}` with its `Authorization: Bearer TOKEN`: 200 if the token is the page's, else 403 |
+| `/sheets` | the sheet editor (web/sheets.py, static/sheets.js) |
+| `/api/sheets` | JSON: the library's sheets, and what the editor offers |
+| `/api/sheets/NAME` | JSON: that sheet's data |
+| `POST /api/sheets/check` | `{"data": sheet}`: its problems (as `layout check` finds them), hash, picture's path |
+| `/api/sheets/preview/HASH.png` | the picture of a sheet checked without problems |
+| `POST /api/sheets/save` | `{"name", "data", "replace", "start"}`: into the library (a write; 409: name taken) |
 """
 from __future__ import annotations
 
@@ -73,7 +79,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher  # type: ignore[impo
 from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.history.stats import TITLES
 from doodlebox.store import NoGame, StoreError
-from doodlebox.web import coach, league, pages
+from doodlebox.web import coach, league, pages, sheets
 from doodlebox.web.analyses import NotReady
 from doodlebox.web.live import Live, NoConsole
 from doodlebox.web.views import NotFound, Views, where
@@ -97,7 +103,7 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 STATIC = {"page.js": "text/javascript; charset=utf-8", "page.css": "text/css; charset=utf-8",
-          "die.svg": "image/svg+xml"}
+          "die.svg": "image/svg+xml", "sheets.js": "text/javascript; charset=utf-8"}
 # ASCII digits only ([0-9], never \d): a path with "²" or "٣" in it is no page
 GAME = re.compile(r"/game/([0-9]{1,9})")
 CHART = re.compile(r"/stats/([a-z]{1,16})\.png")
@@ -105,7 +111,10 @@ SHEET = re.compile(r"/game/([0-9]{1,9})/sheet/([0-9]{1,2})\.png")
 COACH = re.compile(r"/game/([0-9]{1,9})/coach\.svg")
 COACH_API = re.compile(r"/api/game/([0-9]{1,9})/coach")
 PLAYER = re.compile(r"/player/([0-9]{1,18})")
-WRITES = ("/api/press", "/api/names")     # the POSTs that change something: a token's, or none on the network
+SHEET_DATA = re.compile(r"/api/sheets/([a-z0-9_-]{1,16})")          # a sheet of the library (web/sheets.py)
+SHEET_PREVIEW = re.compile(r"/api/sheets/preview/([0-9a-f]{12})\.png")   # a sheet checked, drawn
+WRITES = ("/api/press", "/api/names", "/api/sheets/save")   # the POSTs that change something: a token's, or none
+                                                             # on the network
 TOKEN = re.compile(r"[\x21-\x7e]{16,256}")   # printable ASCII, no space: it travels in a header
 
 _quiet = logging.getLogger("waitress")     # quiet: the terminal is `doodlebox log`'s
@@ -352,6 +361,16 @@ class WebServer:
             return _json(self.live_state())
         if path == "/api/games":
             return _json({"games": self.views.games()})
+        if path == "/sheets":
+            return _html(sheets.page(db, writes, MAX_BODY))
+        if path == "/api/sheets":
+            return _json(sheets.listing())
+        m = SHEET_PREVIEW.fullmatch(path)
+        if m:
+            return "image/png", sheets.preview(m.group(1))
+        m = SHEET_DATA.fullmatch(path)
+        if m:
+            return _json(sheets.data_of(m.group(1)))
         if path == "/live/panel.png":
             png = self.live.panel_png()
             if png is None:
@@ -392,6 +411,13 @@ class WebServer:
             return {"game": gid, "names": self.views.set_names(gid, names)}
         if path == "/api/token":
             return {"token": "accepted"}        # may_write checked it
+        if path == "/api/sheets/check":
+            return sheets.check(data)
+        if path == "/api/sheets/save":
+            try:
+                return sheets.save(data)
+            except sheets.Taken as exc:         # the page asks before replacing it
+                raise WebError(409, str(exc)) from None
         raise WebError(404, f"nothing to post to at {path}")
 
     def live_state(self) -> dict:
