@@ -140,7 +140,7 @@ def sheets() -> list[Sheet]:
                           f"{info.get('source', '?')}, added {info.get('added', '?')}", False))
     if folder().is_dir():
         for stray in sorted(folder().glob("*.json")):
-            if stray.name != INDEX and stray.stem not in index:
+            if stray.name not in (INDEX, CHOICES) and stray.stem not in index:
                 out.append(Sheet(stray.stem, "?", "?", "", "", "", False, stray, None,
                                  f"not in {INDEX}: add it with `doodlebox sheets add`"))
     return out

@@ -267,7 +267,7 @@ class _Parser:
                 continue
             i = self._room(e["room"], where + ".room")
             side = e["side"]
-            if side not in BIT:
+            if not isinstance(side, str) or side not in BIT:
                 self.bad(where + ".side", f"{side!r} is not a side (N, E, S or W)")
                 continue
             if i is None:

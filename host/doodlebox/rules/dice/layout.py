@@ -363,9 +363,9 @@ class _Parser:
             if not isinstance(g, dict) or not isinstance(g.get("kinds"), list) or not isinstance(g.get("points"), dict):
                 self.bad(w, "is not {\"kinds\": [...], \"points\": {...}}")
                 continue
-            kinds = tuple(g["kinds"])
-            for k in kinds:
-                if k not in ("taxi", "bus"):
+            kinds = tuple(k for k in g["kinds"] if isinstance(k, str))
+            for k in g["kinds"]:
+                if not isinstance(k, str) or k not in ("taxi", "bus"):
                     self.bad(w + ".kinds", f"{k!r}: only taxi and bus squares score for being connected")
             pts = {}
             for k in kinds:
@@ -397,8 +397,11 @@ class _Parser:
         if not isinstance(v, dict):
             self.bad("solo", "is not an object or null")
             return None
+        for key in ("ranks", "achievements"):
+            if not isinstance(v.get(key, []), list):
+                self.bad(f"solo.{key}", "is not a list")
         ranks = []
-        for i, r in enumerate(v.get("ranks", [])):
+        for i, r in enumerate(v.get("ranks", []) if isinstance(v.get("ranks", []), list) else []):
             if (not isinstance(r, list) or len(r) != 2 or isinstance(r[0], bool) or not isinstance(r[0], int)
                     or not isinstance(r[1], str)):
                 self.bad(f"solo.ranks[{i}]", f"{r!r} is not [lowest score, title]")
@@ -407,7 +410,7 @@ class _Parser:
         if [r[0] for r in ranks] != sorted(r[0] for r in ranks):
             self.bad("solo.ranks", "must go from the lowest score up")
         achievements = []
-        for i, a in enumerate(v.get("achievements", [])):
+        for i, a in enumerate(v.get("achievements", []) if isinstance(v.get("achievements", []), list) else []):
             w = f"solo.achievements[{i}]"
             if not isinstance(a, dict) or not all(isinstance(a.get(k), str) for k in ("id", "name", "needs")):
                 self.bad(w, "is not {\"id\", \"name\", \"needs\"}")
