@@ -23,7 +23,12 @@ class Flash:
         (full or read-only: the caller decides what that means)."""
         path = self.root + name
         try:
-            with open(path + ".tmp", "w") as f:
+            try:
+                f = open(path + ".tmp", "w")
+            except OSError:                  # its folder is not there yet (sh/: docs/protocol.md)
+                os.mkdir(path[:path.rfind("/")])
+                f = open(path + ".tmp", "w")
+            with f:
                 f.write(text)
             os.rename(path + ".tmp", path)
         except OSError:

@@ -20,7 +20,7 @@ class Board:
     def __init__(self, usb=None, flash="/"):
         from board import pico_build  # (let go once the board is built: RAM)
 
-        pico_build.build(self, usb, flash)
+        pico_build.begin(self, usb, flash)
         del pico_build    # (a local left holding it would keep it from the next collection)
         drop("pico_build", "board")
 

@@ -29,7 +29,7 @@ except ImportError:
     virtual_usb = None
 
 
-def build(board, usb, flash):
+def begin(board, usb, flash):
     """Board(usb, flash)'s parts, its flash and its boot's number."""
     board.buttons = Buttons([(name, Pin(pin, Pin.IN, Pin.PULL_UP)) for name, pin in pins.BUTTONS])
     strip = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.LED_DICE * pins.LED_PIPS_PER_DIE)

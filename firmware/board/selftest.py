@@ -22,7 +22,6 @@ import machine
 
 from board import loop, pins
 from board.buzzer import TUNES
-from board.ssd1680 import whole
 from doodle import link
 from doodle.app import FW_VERSION
 
@@ -56,6 +55,12 @@ def button_pin(name="MENU"):
         if n == name:
             return machine.Pin(gp, machine.Pin.IN, machine.Pin.PULL_UP)
     raise ValueError(name)
+
+
+def whole(buf):
+    """The driver's image() over a whole frame buffer (board/ssd1680.py): show(whole(buf))."""
+    mv = memoryview(buf)
+    return lambda off, n: mv[off:off + n]
 
 
 def held_at_boot(name="MENU"):

@@ -4,7 +4,7 @@
 # with 1 = white and 0 = black (the SSD1680 RAM convention, so no inversion is needed). The
 # driver reads it through a function image(off, n) -> the bytes from off (n at most; fewer
 # at the end of a band): board/panel.py draws it a band at a time, the self-test hands over
-# a whole buffer (whole()).
+# a whole buffer (board/selftest.py whole()).
 #
 # Landscape trick: with data entry mode 0x06 (X decrement, Y increment, Y counter first),
 # RAM X window 15 -> 0 and Y window 0 -> 295, counters X=15, Y=0 (_ram_start), the VLSB
@@ -75,12 +75,6 @@ _UPDATE = const(7)
 _DONE = const(8)
 _RST_WAIT = const(9)
 _END = const(10)
-
-
-def whole(buf):
-    """image() over a whole frame buffer: show(whole(buf))."""
-    mv = memoryview(buf)
-    return lambda off, n: mv[off:off + n]
 
 
 class SSD1680:

@@ -8,15 +8,13 @@
 # (doodle/app_powerup.py). The panel's texts are doodle/reasons.py. A game is begun and closed by
 # doodle/app_game.py. A hint (MENU+PASS, with hints on) is doodle/app_hint.py. These are loaded when
 # needed and let go after.
-import sys
-
 from micropython import const
 
 from doodle import drop, link, load
 from doodle.dice import Dice
 from doodle.journal import WINDOW, Journal
 
-FW_VERSION = "0.8.1"
+FW_VERSION = "0.9.0"
 NOTICE_MS = const(3000)
 _BOT_PACE_MS = const(2500)   # a PC's seat's move is shown this long before the next one is asked
 _LINK_TIMEOUT_MS = const(5000)
@@ -29,52 +27,54 @@ class App:
     without one everything is kept in RAM (doodle/flashlog.RamFlash) and lost at power-off.
     A game the journal holds unfinished is resumed at the first collection."""
 
+    # its state, made at power-up by doodle/app_begin.py (rand, uid, store, game, edition and
+    # _host_seen here)
+    journal: Journal
+    _boot_damaged: bool       # said once the journal is read
+    lines: link.Lines         # the PC's bytes, split into lines
+    dice_: Dice
+    games: int                # games begun since power-up (a game's number)
+    edition: str              # the lobby's choice: the game, its players, More control, its options
+    players: int
+    control: bool
+    opts: dict[str, str | int]  # the lobby's options (lobby.load): the card games', hint, pc
+    _game_ver: int            # the game's version the screen was made for
+    _base: list[str]          # doodle modules loaded before the game: kept after it
+    pc: tuple | None          # the PC's last score message: (g, r, totals, bad, why, the store's id)
+    confirm_end: bool
+    notice: str
+    _told: str                # the reason the notice says, while _tell() keeps it
+    _notice_until: int
+    _flash_errors: int        # the journal's write_errors the panel has said
+    _tones: list[str]
+    _tones_other: list[str]
+    _tx: list[bytes]          # frames to send
+    _host_seen: int
+    _up: bool
+    now: int
+    screen_rev: int
+    _screen: list[str] | None
+    _screen_at: int
+    _title: str | None        # the title of the game's screen last made (None: no game)
+    full_screen: bool         # the panel should refresh fully (the loop clears it)
+    _dice: list[list]         # dice()'s lists: [face, state, is_column_die] per die
+    _dice_at: int
+    _link: list               # (link up, events held, the line): link_line()'s cache
+    collect_wanted: bool      # a heavy step waits for a collection at the top level
+    _after: str | None        # ... this one ("start", "close", "final", "load" or "resume")
+    _bot: list[int]           # the PC's seats (doodle/app_seats.py): the turn asked for, when shown
+    _hi: bool                 # a hello is owed: sent once the journal is read
+    own: str                  # the hash of the table's sheet the game plays ("": none, its default)
+
     def __init__(self, rand, boot, uid, store=None, boot_saved=True, boot_damaged=False):
         self.rand = rand
         self.uid = uid
         self.store = store
-        self.journal = Journal(boot, store, boot_saved)
-        self._boot_damaged = boot_damaged   # said once the journal is read
-        self.lines = link.Lines()
-        self.dice_ = Dice(rand)
         self.game = None
-        self.games = 0
-        self.edition = "city"
-        self.players = 3
-        self.control = False
-        self.opts = {}  # type: dict[str, str | int]  # the lobby's options (lobby.load): the card games', hint, pc
-        self._game_ver = -1       # its version the screen was made for
-        self._base = []  # type: list[str]  # doodle modules loaded before the game: kept after it
-        self.pc = None            # the PC's last score message: (g, r, totals, bad, why, the store's id)
-        self.confirm_end = False
-        self.notice = ""
-        self._told = ""           # the reason the notice says, while _tell() keeps it
-        self._notice_until = 0
-        self._flash_errors = 0     # the journal's write_errors the panel has said
-        self._tones = []
-        self._tones_other = []
-        self._tx = []
-        self._host_seen = -_LINK_TIMEOUT_MS
-        self._up = False
-        self.now = 0
-        self.screen_rev = 1
-        self._screen = None
-        self._screen_at = -1
-        self._title = None        # the title of the game's screen last made (None: no game)
-        self.full_screen = False  # the panel should refresh fully (the loop clears it)
-        d = self._dice = []  # type: list[list]
-        for i in range(self.dice_.count):   # (a loop: a comprehension's code would stay, RAM)
-            d.append([0, 0, i == 0])
-        self._dice_at = -1
-        self._link = [-1, -1, ""]  # type: list  # (link up, events held, the line): link_line()'s cache
-        self.collect_wanted = False   # a heavy step waits for a collection at the top level
-        self._after = None            # ... this one ("start", "close" or "final")
-        self._bot = [-1, 0]           # the PC's seats (doodle/app_seats.py): the turn asked for, when shown
-        load("lobby").load(self, store)
-        for k in sys.modules:      # (a loop: a comprehension's code would stay, RAM)
-            if k.startswith("doodle.") and k != "doodle.lobby":
-                self._base.append(k)
-        self._hi = True               # a hello is owed: sent once the journal is read
+        self.edition = "city"                 # the lobby's first choice
+        self._host_seen = -_LINK_TIMEOUT_MS   # no PC heard from yet
+        load("app_begin").begin(self, boot, boot_saved, boot_damaged)   # (let go after it)
+        drop("app_begin")
         self._loaded()
 
     # -- inputs -------------------------------------------------------------------------
@@ -151,6 +151,10 @@ class App:
                 load("app_hint").got(self, msg, now)
             elif t == "bot":
                 load("app_seats").got(self, msg, now)
+            elif t == "sheet" or t == "use" or t == "drop":   # the table's sheets (doodle/app_sheets.py)
+                load("app_sheets").got(self, msg)
+                drop("app_sheets")
+                self.screen_rev += 1        # (the lobby names the sheet each game plays)
             else:
                 self._tx.append(link.encode({"t": "err", "why": "unexpected " + str(t)[:32]}))
 
@@ -356,6 +360,11 @@ class App:
         if self._hi:
             self._hi = False
             self._tx.append(self._hello())
+            if self.store is not None and self.store.files("sh/"):   # the table's sheets (docs/protocol.md)
+                load("app_sheets").hello(self)
+                drop("app_sheets")
+            else:                   # none held: nothing loaded for it (RAM: their names)
+                self._tx.append(link.encode({"t": "sheets", "held": [], "use": [], "at": 0}))
             j.rewind()
         elif j.hello_due:                  # the next boot to send was not in the last hello
             self._tx.append(self._hello(j.hello_due))

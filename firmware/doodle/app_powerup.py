@@ -48,11 +48,16 @@ def resume(app):
             app.edition, app.players, app.control = ev["ed"], ev["n"], "control" in ev["var"]
             if load("lobby").plays(ev["ed"]) != "rounds":   # a card game's options: the lobby's
                 for key in ("map", "rec", "subj"):
-                    if key in ev:
+                    if key in ev and ev[key] != "own":   # (own: the table's map side, below)
                         app.opts[key] = ev[key]
                 app.opts["var"] = ev["var"]
                 app.control = False
-            box[0] = app_game.new_game(app, quiet)
+            sheet = None
+            if "sx" in ev:       # the table's own sheet it was begun on: the same one, or not resumed
+                sheet = app_game.own_sheet(app, ev["sx"])
+                if sheet is None:
+                    raise ValueError("sheet")
+            box[0] = app_game.new_game(app, quiet, sheet)
             return
         if k == "roll":
             box[1] = ev

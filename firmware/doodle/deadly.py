@@ -124,8 +124,8 @@ class Game:
             side = "a"
         self.full = opts.get("rec", "full") == "full"   # else tallies ("tally", "tallies")
         self.pc = None            # the PC's scores being shown (doodle/deadly_view.py)
-        d = _data(side)
-        self.side = side
+        d = opts.get("sheet") or _data(side)   # the table's own map side (doodle/ownsheet.py): "own"
+        self.side = d.SIDE
         self.passages = d.PASSAGES
         self.entries = d.ENTRIES
         self.contents = d.CONTENTS
@@ -172,7 +172,7 @@ class Game:
         self._points = [0] * players
         self._stale = True
         self.lines = [-1, ""] * 8       # doodle/deadly_view.py's cache: (signature, line) per line
-        emit({"k": "game", "g": number, "ed": ED, "n": players, "var": "", "map": side,
+        emit({"k": "game", "g": number, "ed": ED, "n": players, "var": "", "map": self.side,
               "rec": "full" if self.full else "tally"})
 
     # -- what the panel and the app read --------------------------------------------------

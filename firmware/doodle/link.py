@@ -129,16 +129,6 @@ def encode(msg):
     return _finish(_put(msg, _buf, 1))
 
 
-def encode_event(boot, s, event):
-    """The frame of journal event s (the journal itself sends what it wrote: event_frame)."""
-    return event_frame(boot, s, dump_bytes(event))
-
-
-def dump_bytes(event):
-    """An event's canonical JSON as bytes (a journal record's payload, docs/journal.md)."""
-    return bytes(_mv[:_put(event, _buf, 0)])
-
-
 def put_event(event, b, n):
     """Write an event's canonical JSON into bytearray b from position n (a journal record's
     payload, docs/journal.md); returns the position after it."""
@@ -147,7 +137,7 @@ def put_event(event, b, n):
 
 def event_frame(boot, s, payload):
     """The frame of journal event s of `boot` whose canonical JSON is `payload` (bytes or a
-    memoryview, as the journal read it back from flash): the same bytes encode_event makes."""
+    memoryview, as the journal read it back from flash)."""
     b = _buf
     n = _raw(b, 0, b'@{"boot":')
     n = _int(boot, b, n)

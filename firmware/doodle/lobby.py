@@ -1,16 +1,17 @@
 # doodlebox lobby: choosing the game (five dice editions, Deadly Doodles, Doodle Puzzle), the
-# players and each game's options before a game, the screen that shows the choice, and the
-# choice kept on the console's flash (settings.json). Loaded while the lobby is shown, let go
-# during a game (doodle/app.py). docs/console.md, docs/console-deadly-puzzle.md. The games, their
+# players and each game's options before a game, and the screen that shows the choice (kept on
+# the console's flash by doodle/lobby_flash.py). Loaded while the lobby is shown, let go during a
+# game (doodle/app.py). docs/console.md, docs/console-deadly-puzzle.md. The games, their
 # players, options and limits are doodle/games.py, generated from the PC's specs
 # (host/doodlebox/rules/*/spec.py, docs/adding-a-game.md): none of them is written here. Hints
 # (the PC's, asked for with MENU+PASS in a game: doodle/app_hint.py) are the table's choice, not a
 # game's: MENU in a dice edition's lobby, kept as app.opts["hint"] ("on"; absent: off). So are
 # the PC's seats (doodle/app_seats.py): D6 in a dice edition's lobby gives the PC the last 1, 2, ...
-# seats, then none again, kept as app.opts["pc"] (how many; absent: none).
-import json
-
-from doodle import drop
+# seats, then none again, kept as app.opts["pc"] (how many; absent: none). The sheet each game plays
+# (the table's own, sent by the PC, or the default: doodle/ownsheet.py) is shown, and the chord
+# MENU+PASS steps through the ones the console holds (doodle/app_sheets.py); the MENU that began
+# the chord is taken back.
+from doodle import drop, load
 from doodle.games import CONTROL, ED, GAME, LIMIT, NAME, OPT
 
 try:
@@ -22,10 +23,12 @@ except ImportError:  # CPython (tests)
 drop("games")   # its tables are the lobby's alone: let go with it (RAM)
 
 # const: no name is kept for these (RAM: a name the lobby interns stays after it is let go)
-_SETTINGS = const("settings.json")
 _CONTROL = const(0)   # GAME's kind: a dice edition that offers More control
 _CARDS = const(2)     # GAME's kind: played through doodle/<game>.py (no dice)
 _NONE = const(255)    # GAME's option: none
+
+
+_last = [None]  # type: list  # the options before the last MENU: the chord MENU+PASS takes that MENU back
 
 
 def _game(ed):
@@ -94,7 +97,17 @@ def button(app, name):
     ed = app.edition
     i, low, high, kind, ks = _game(ed)
     o = app.opts
-    if name == "D0":
+    if name == "MENU":
+        _last[0] = dict(o)
+    if name == "MENU+PASS":
+        if _last[0] is not None:
+            o.clear()
+            o.update(_last[0])
+            _last[0] = None
+        if kind != _CARDS or (ks and _opts()[ks[0]][0] == "map"):   # a sheet or a map side (not Doodle Puzzle)
+            load("app_sheets").step(app)
+            drop("app_sheets")
+    elif name == "D0":
         eds = ED.split()
         app.edition = eds[(i + 1) % len(eds)]
         _fit(app)
@@ -161,49 +174,15 @@ def screen(app, link_line):
         k = o.get("pc", 0)
         lines.append("PC plays: %s   (D6)" % (" ".join(["P%d" % p for p in range(app.players - k + 1, app.players + 1)])
                                              if k else "none"))
-    lines.append("")
+    if kind != _CARDS or (ks and _opts()[ks[0]][0] == "map"):    # a sheet or a map side: which
+        n = ""
+        if app.store is not None and app.store.files("sh/"):   # (none held: nothing loaded, RAM)
+            n = load("ownsheet").shown(app.store, app.edition)
+            drop("ownsheet")
+        lines.append("Sheet: %s   (MENU+PASS)" % (n or "default"))
+    else:
+        lines.append("")
     lines.append("ROLL to start")
     lines.append("!" + app.notice if app.notice else "")
     lines.append(link_line)
     return lines
-
-
-def load(app, store):
-    """Each option at its default, then the choice kept on flash, if any (an unreadable file is
-    a fresh console's choice)."""
-    o = app.opts
-    opts = _opts()
-    for k in opts:
-        o[k[0]] = k[4]
-    text = store.load(_SETTINGS) if store is not None else None
-    if not text:
-        return
-    try:
-        s = json.loads(text)
-        if s.get("game") in ED.split():
-            app.edition = s["game"]
-        if s.get("players") in range(1, max([GAME[k] for k in range(1, len(GAME), 5)]) + 1):
-            app.players = s["players"]
-        app.control = s.get("control") is True
-        if s.get("hint") == "on":
-            o["hint"] = "on"
-        if s.get("pc") in range(1, 9):
-            o["pc"] = s["pc"]
-        for k in opts:
-            if s.get(k[0]) in k[2]:
-                o[k[0]] = s[k[0]]
-    except (ValueError, AttributeError, TypeError):
-        return
-    _fit(app)
-
-
-def save(app, store):
-    if store is None:
-        return
-    o = app.opts
-    d = {"game": app.edition, "players": app.players, "control": app.control}
-    for key in o:
-        d[key] = o[key]
-    text = json.dumps(d)
-    if text != store.load(_SETTINGS):
-        store.save(_SETTINGS, text)

@@ -19,6 +19,7 @@ TEXT = {
     "flash": "flash write failed: not saved",
     "boot": "flash refused the boot number: nothing saved or sent",
     "lost": "the last game could not be resumed",
+    "sheet_bad": "that sheet is spoilt: the default now",
     "deadly_n": "Deadly Doodles: 1-4 players",
     "puzzle_n": "Doodle Puzzle: 3-8 players",
     "behave_8": "Behave: 3-7 players",

@@ -31,9 +31,10 @@ _WHY_NO_TREE = const("no_tree")
 
 
 def begin(app, opts, emit):
-    """A game of the lobby's choice (doodle/app_game.py): the edition's data (doodle/ed_<edition>.py)
-    loaded with it, the console's dice rolled for it."""
-    return Game(load("ed_" + app.edition), app.players, app.control, app.games, emit, app.dice_)
+    """A game of the lobby's choice (doodle/app_game.py): the edition's data (doodle/ed_<edition>.py,
+    or the table's own sheet, opts["sheet"]: doodle/ownsheet.py) loaded with it, the console's dice
+    rolled for it."""
+    return Game(opts.get("sheet") or load("ed_" + app.edition), app.players, app.control, app.games, emit, app.dice_)
 
 
 class Game:

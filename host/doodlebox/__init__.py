@@ -24,4 +24,4 @@ them: a folder imports only folders below it (and the loose modules errors.py an
     layouts/    the default sheet of each dice edition, the Deadly Doodles maps and deck (data)
 """
 
-__version__ = "0.9.0"     # the one place (pyproject.toml reads it; docs/install.md, "Versions")
+__version__ = "0.10.0"    # the one place (pyproject.toml reads it; docs/install.md, "Versions")

@@ -25,7 +25,7 @@ def firmware() -> str:
 
 
 def line() -> str:
-    """`doodlebox --version`: "doodlebox 0.9.0 (firmware 0.8.1, protocol 4)"."""
+    """`doodlebox --version`: "doodlebox 0.10.0 (firmware 0.9.0, protocol 5)"."""
     return f"doodlebox {HOST} (firmware {firmware()}, protocol {PROTOCOL})"
 
 

@@ -65,10 +65,16 @@ def test_make_flash_deploys_and_the_deployed_firmware_plays(blank_console, tmp_p
     assert kinds[0] == "game" and kinds.count("start") == 5 and "claim" in kinds
 
     # again, with a stale source file that would shadow its .mpy: only that goes
+    # (and the table's sheets the console holds stay: docs/protocol.md, "The table's sheets")
     (vc.flash / "doodle" / "app.py").write_text("raise SystemExit('stale')\n")
+    held = {vc.flash / "sh" / "city.ours.0123456789ab.01234567": "{}", vc.flash / "sh" / "use": '{"city": "x"}'}
+    for path, text in held.items():
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
     r = make_flash(vc.port)
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"copied 0 file(s), {n} up to date, 1 stale removed: doodle/app.py" in r.stdout
+    assert all(path.read_text() == text for path, text in held.items())
     assert wait_for(lambda: vc.state == "firmware" and vc.boots == 2)
     assert vc.error is None
 

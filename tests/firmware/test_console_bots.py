@@ -94,7 +94,7 @@ def test_at_a_pc_seats_turn_the_console_asks_once_and_enters_the_pcs_move_press_
     t.app.opts["pc"] = 2                               # (both seats the PC's from here: P1 asked now)
     t.step(200)
     (req,) = t.asked()
-    assert req == {"t": "bot?", "v": 4, "g": 1, "s": t.app.journal.next - 1, "p": 0}
+    assert req == {"t": "bot?", "v": link.VERSION, "g": 1, "s": t.app.journal.next - 1, "p": 0}
     assert t.notice() == "P1: the PC is choosing"
     t.step(1000)
     assert len(t.asked()) == 1                         # once a turn, not at every step
@@ -237,7 +237,8 @@ def test_the_frames_and_the_game_events_schema():
 
     out = frames.bot(1, 2, [3, 4, 5, 6, 15], "P3 (PC): x")
     assert frames.decode(frames.encode("bot", **{k: v for k, v in out.items() if k != "t"})) == dict(out, v=5)
-    assert frames.decode(frames.encode("bot?", g=1, s=3, p=1)) == {"t": "bot?", "v": 4, "g": 1, "s": 3, "p": 1}
+    assert frames.decode(frames.encode("bot?", g=1, s=3, p=1)) == {"t": "bot?", "v": frames.VERSION, "g": 1, "s": 3,
+                                                                    "p": 1}
     with pytest.raises(frames.FrameError):
         frames.decode(frames.encode("bot?", g=1, s=3))
     good = {"k": "game", "g": 1, "ed": "city", "n": 3, "var": "", "bots": [1, 2]}

@@ -414,11 +414,9 @@ def test_the_lobby_offers_deadly_doodles_and_doodle_puzzle_within_their_rules():
     assert c.press("D6") == "behave_8" and c.app.players == 7
     c.press("MENU")
     assert "Subjects: beginner   (MENU)" in c.screen()
-    from doodle import lobby
-
     c.app.store.save("settings.json", '{"game": "puzzle", "players": 8, "var": "behave", "subj": "beginner"}')
-    lobby.load(c.app, c.app.store)                     # a file that breaks P9: the variant goes
-    assert (c.app.players, c.app.opts["var"], c.app.opts["subj"]) == (8, "", "beginner")
+    c = Console(flash=c.app.store, start=False)        # a file that breaks P9 at power-up: the variant goes
+    assert (c.app.edition, c.app.players, c.app.opts["var"], c.app.opts["subj"]) == ("puzzle", 8, "", "beginner")
 
 
 def test_the_pcs_scores_replace_the_consoles_own():

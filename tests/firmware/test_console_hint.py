@@ -153,7 +153,7 @@ def test_with_hints_the_chord_asks_the_pc_and_shows_its_answer_until_the_next_pr
     phase, turn, trees = g.phase, g.turn, g.sheets[g.current()].trees
     t.chord()
     (req,) = t.requests()
-    assert req == {"t": "hint?", "v": 4, "g": 1, "s": t.app.journal.next - 1}
+    assert req == {"t": "hint?", "v": link.VERSION, "g": 1, "s": t.app.journal.next - 1}
     assert (g.phase, g.turn, g.sheets[g.current()].trees) == (phase, turn, trees)   # the PASS was no PASS
     assert t.notice() == "End game? ROLL: yes, another button: no"   # no picture before the answer ...
     t.step(600)
@@ -386,7 +386,7 @@ def test_a_chord_pressed_again_and_again_is_answered_once_not_once_a_press(tmp_p
 def test_an_old_host_refuses_the_request_and_a_new_one_checks_it():
     from doodlebox.link import frames
 
-    assert frames.decode(frames.encode("hint?", g=1, s=0)) == {"t": "hint?", "v": 4, "g": 1, "s": 0}
+    assert frames.decode(frames.encode("hint?", g=1, s=0)) == {"t": "hint?", "v": frames.VERSION, "g": 1, "s": 0}
     with pytest.raises(frames.FrameError):
         frames.decode(frames.encode("hint?", g=1))
     with pytest.raises(frames.FrameError):

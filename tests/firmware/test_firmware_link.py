@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import fw_events
 import pytest
 
 from doodle import link
@@ -33,4 +34,4 @@ def test_line_splitter_drops_overlong_lines_and_keeps_the_next():
                          ids=lambda c: str(c["message"]["e"].get("k")))
 def test_journal_frames_written_directly_match_the_golden_vectors(case):
     m = case["message"]
-    assert link.encode_event(m["boot"], m["s"], dict(m["e"])) == case["frame"].encode()
+    assert fw_events.frame(m["boot"], m["s"], dict(m["e"])) == case["frame"].encode()

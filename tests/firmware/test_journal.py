@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+import fw_events
 import pytest
 
 from board.flash import Flash
@@ -139,15 +140,15 @@ def test_a_frame_read_back_from_flash_is_the_frame_the_console_encodes():
     j.add(dict(ev))
     out: list = []
     j.pump(journal.FLUSH_MS, out)
-    assert out == [link.encode_event(5, 1, ev)]
+    assert out == [fw_events.frame(5, 1, ev)]
 
 
 # -- power cuts ---------------------------------------------------------------------------------
 def test_a_write_torn_at_every_byte_keeps_every_whole_record_and_loses_no_later_one():
     first = [claim(n) for n in range(5)]
     second = [claim(n) for n in range(5, 9)]
-    block = b"".join(flashlog.record(1, 6 + i, link.dump_bytes(e)) for i, e in enumerate(second))
-    bounds = [len(b"".join(flashlog.record(1, 6 + i, link.dump_bytes(e)) for i, e in enumerate(second[:k])))
+    block = b"".join(flashlog.record(1, 6 + i, fw_events.payload(e)) for i, e in enumerate(second))
+    bounds = [len(b"".join(flashlog.record(1, 6 + i, fw_events.payload(e)) for i, e in enumerate(second[:k])))
               for k in range(len(second) + 1)]
     for cut in range(len(block)):
         flash = RamFlash()

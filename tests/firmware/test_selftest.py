@@ -245,7 +245,7 @@ def test_self_test_steps_buttons_and_exit(rig):
     before = len(rig.out)
     st.run(steps=3)  # the game loop takes over: it greets the host
     assert st.game is not None
-    assert [f["t"] for f in frames_in(rig.out[before:])] == ["hello"]
+    assert [f["t"] for f in frames_in(rig.out[before:])] == ["hello", "sheets"]   # (the table's sheets it holds: none)
 
 
 def test_menu_held_from_power_on_does_not_leave(rig):

@@ -18,7 +18,7 @@ def test_the_three_versions_come_from_one_place_each():
     text = (versions.paths.firmware() / "doodle" / "app.py").read_text()
     assert f'FW_VERSION = "{versions.firmware()}"' in text
     assert versions.HOST == doodlebox.__version__
-    assert versions.line() == f"doodlebox {doodlebox.__version__} (firmware {versions.firmware()}, protocol 4)"
+    assert versions.line() == f"doodlebox {doodlebox.__version__} (firmware {versions.firmware()}, protocol 5)"
     assert "version" not in re.sub(r"dynamic = \[\"version\"\].*", "", (versions.paths.root() / "pyproject.toml")
                                    .read_text().split("[project.optional-dependencies]")[0].split("[project]")[1])
 

@@ -41,6 +41,6 @@ def test_any_value_anywhere_is_a_problem_said_never_a_crash(name):
     data = json.loads(library.DEFAULTS[name].read_text())
     for at in places(data):
         for odd in ODD:
-            what, problems = datafiles.check(with_value(data, at, odd))
+            _what, problems = datafiles.check(with_value(data, at, odd))
             for where, text in problems:
                 assert isinstance(where, str) and isinstance(text, str) and text

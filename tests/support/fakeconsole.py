@@ -25,6 +25,8 @@ import house  # noqa: E402
 
 house.on_path()
 
+import fw_events  # noqa: E402
+
 from doodle import link as fw_link  # noqa: E402
 from doodlebox.link import frames  # noqa: E402
 from doodlebox.virtual.pty_port import PtyPort  # noqa: E402
@@ -89,7 +91,7 @@ class FakeConsole:
         events = self.made[self.boot]
         events.append(event)
         s = len(events)
-        self._frames[(self.boot, s)] = fw_link.encode_event(self.boot, s, dict(event))
+        self._frames[(self.boot, s)] = fw_events.frame(self.boot, s, dict(event))
         self._queue.setdefault(self.boot, deque()).append(s)
         return self.boot, s
 

@@ -189,10 +189,12 @@ print('@game', gc.mem_alloc())
 """
 
 
-def game_heap(edition: str = "city", heap: str = "192K") -> dict[str, tuple[int, int]]:
+def game_heap(edition: str = "city", heap: str = "192K",
+              flash: dict[str, str] | None = None) -> dict[str, tuple[int, int]]:
     """{"board", "lobby", "game": (live bytes, qstrs interned)}: a console's live heap after
     a collection with the board built, in the lobby, and with a game of `edition` begun (the
-    lobby's ROLL, as a player starts one), the firmware laid out as the virtual console does.
+    lobby's ROLL, as a player starts one), the firmware laid out as the virtual console does;
+    `flash` files already on its flash ({"sh/use": text, ...}: the table's sheets, for one).
     Straight-line at module level, like heap_report()."""
     from doodlebox.deploy.firmware_build import compile_tree
     from doodlebox.virtual.vm import GUEST_DIR, run_program
@@ -202,6 +204,9 @@ def game_heap(edition: str = "city", heap: str = "192K") -> dict[str, tuple[int,
     files.update({f.relative_to(firmware): f for f in firmware.rglob("*.py") if "__pycache__" not in f.parts})
     with tempfile.TemporaryDirectory(prefix="doodlebox-heap-") as d:
         compile_tree(files, Path(d))
+        for name, text in (flash or {}).items():
+            (Path(d) / name).parent.mkdir(parents=True, exist_ok=True)
+            (Path(d) / name).write_text(text)
         r = run_program(GAME_PROGRAM % edition, Path(d), heap=heap, host_functions=_hardware().host_functions(),
                         writable=True, guest_root="/")
     out = {}

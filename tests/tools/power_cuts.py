@@ -35,7 +35,9 @@ import table_script  # noqa: E402
 from doodlebox.virtual import cpython_micropython  # noqa: E402
 
 cpython_micropython.install()   # the firmware's `micropython` under CPython
-from doodle import flashlog, link  # noqa: E402
+import fw_events  # noqa: E402
+
+from doodle import flashlog  # noqa: E402
 from doodle.app import App  # noqa: E402
 from doodlebox.history import console_record  # noqa: E402
 from doodlebox.logger.link_thread import LinkThread  # noqa: E402
@@ -208,7 +210,7 @@ def _check(db: Path, flash: WatchedFlash, result: Result) -> None:
     result.events = len(flash.written)
     result.lost = sum(1 for key in flash.written if key not in stored)
     wrong = sum(1 for key, body in stored.items()
-                if key not in flash.written or link.dump_bytes(_json(body)) != flash.written[key])
+                if key not in flash.written or fw_events.payload(_json(body)) != flash.written[key])
     result.duplicated = len(rows) - len(stored) + wrong
     store = Store(db, readonly=True)
     try:

@@ -32,8 +32,11 @@ if "/input/firmware" not in sys.path:
     sys.path.insert(0, "/input/firmware")
     sys.path.insert(0, "/input/tests/guest")
 from panel_frame import frame
-from board.ssd1680 import SSD1680, whole
+from board.ssd1680 import SSD1680
 from board.panel import Panel
+def whole(buf):
+    mv = memoryview(buf)
+    return lambda off, n: mv[off:off + n]
 T = 0
 class Pin:
     def __init__(self, name):

@@ -1,7 +1,7 @@
 """logger/: what happens while `doodlebox log` runs? Each console is followed by a link thread into the one
-database: its events stored and printed, its games scored live, its hint and seat requests answered. It imports the
-link, the store, history/, the rules, the coach, the table's sheets and the virtual console; never the page, the scripted table or the
-command line.
+database: its events stored and printed, its games scored live, its hint and seat requests answered, the table's
+sheets sent. It imports the link, the store, history/, the rules, the coach, the table's sheets and the virtual
+console; never the page, the scripted table or the command line.
 
     run.py          `doodlebox log`'s work: the --port consoles, every Pico attached or the virtual ones, in a `Club`
     club.py         `Club`: every console one `log` follows, a link each; a Pico plugged in later is followed too
