@@ -3,7 +3,12 @@ server in this process (its WSGI application, called without a socket): the libr
 sheet's data, every problem `layout check` finds with its place, the picture of a sheet without
 problems only, and a save into the library refused (a name that is not one, a default's name, a
 sheet with problems, a name taken without `replace`: nothing stored) or done, and refused on a
-read-only page as every write is. The library is in a folder of the test's own (XDG_DATA_HOME)."""
+read-only page as every write is. "Played at this table": what each game plays listed, a sheet
+chosen (POST /api/sheets/use) and the default again, a choice refused (no such sheet, a name that
+is not one, a sheet that cannot be used: 400, nothing changed), a sheet chosen then replaced by
+another game's said, a table's file that cannot be read said, and a choice refused on a read-only
+page and without the token as every write is. The library is in a folder of the test's own
+(XDG_DATA_HOME)."""
 from __future__ import annotations
 
 import io
@@ -303,5 +308,139 @@ def test_with_a_token_only_the_token_saves(db):
         assert [s.name for s in library.sheets()] == list(library.DEFAULTS)
         status, got = post(web, "/api/sheets/save", save, {"HTTP_AUTHORIZATION": f"Bearer {TOKEN}"})
         assert status == 200 and got["saved"] == "our-town"
+    finally:
+        web.stop()
+
+
+# -- played at this table: the sheet each game is played on (POST /api/sheets/use) ---------------
+GAMES = ["city", "suzhou", "treasures", "shanghai", "monsters", "deadly"]
+
+
+def played(web: WebServer) -> dict[str, dict]:
+    """{game: its row} of the table as GET /api/sheets lists it."""
+    status, got = get_json(web, "/api/sheets")
+    assert status == 200 and got["table"]["problem"] == ""
+    return {g["game"]: g for g in got["table"]["games"]}
+
+
+def test_the_listing_says_what_each_game_is_played_on(server):
+    table = played(server)
+    assert list(table) == GAMES
+    assert table["city"] == {"game": "city", "title": "Doodle City", "name": None, "default": True, "at": None,
+                             "chosen": "", "plays": "the default (doodlebox's reconstruction)", "problem": "",
+                             "defaults": ["city"], "sheets": []}
+    assert table["deadly"]["title"] == "Deadly Doodles" and table["deadly"]["defaults"] == ["deadly-a", "deadly-b"]
+    assert "printed map sides" in table["deadly"]["plays"]
+    assert table["treasures"]["title"] == "Doodle Islands: Sea of Treasures"
+
+
+def test_a_sheet_chosen_is_what_the_table_plays_and_the_default_again(server):
+    data = mine()
+    assert post(server, "/api/sheets/save", {"name": "our-town", "data": data, "start": "city"})[0] == 200
+    digest = library.sheet_hash(data)
+    # the sheet just saved is offered for its game only
+    table = played(server)
+    assert table["city"]["sheets"] == [{"name": "our-town", "title": "Our Town", "hash": digest}]
+    assert all(table[g]["sheets"] == [] for g in GAMES if g != "city")
+    status, got = post(server, "/api/sheets/use", {"name": "our-town"})
+    assert status == 200, got
+    assert (got["game"], got["name"], got["default"]) == ("city", "our-town", False)
+    assert got["plays"] == f"our-town (Our Town, hash {digest})"
+    assert library.choices()["city"][0] == "our-town"
+    row = played(server)["city"]
+    assert row["name"] == "our-town" and not row["default"] and row["plays"] == got["plays"]
+    assert row["at"] == library.choices()["city"][1] and row["chosen"]
+    assert got["table"]["games"][0] == row
+    assert all(played(server)[g]["default"] for g in GAMES if g != "city")
+    # the default again: its name
+    status, got = post(server, "/api/sheets/use", {"name": "city"})
+    assert status == 200 and got["default"] and got["plays"] == "the default (doodlebox's reconstruction)"
+    assert library.choices()["city"][0] == "city"
+    row = played(server)["city"]
+    assert row["name"] == "city" and row["default"]
+    # Deadly Doodles: either printed side is the default (the sides chosen in the lobby)
+    status, got = post(server, "/api/sheets/use", {"name": "deadly-b"})
+    assert status == 200 and got["game"] == "deadly" and got["default"]
+    assert library.choices()["deadly"][0] == "deadly-b" and played(server)["deadly"]["default"]
+
+
+def test_a_choice_refused_changes_nothing(server, data_home):
+    assert post(server, "/api/sheets/use", {"name": "suzhou"})[0] == 200
+    before = library.choices()
+    status, got = post(server, "/api/sheets/use", {"name": "no-such-sheet"})
+    assert status == 400 and got["error"] == "no sheet 'no-such-sheet' in the library: choose one of the sheets " \
+                                             "listed (doodlebox sheets)"
+    for body, why in (({"name": "Our Town"}, "is not a sheet's name"), ({"name": ""}, "is not a sheet's name"),
+                      ({"name": 3}, 'give the sheet as {"name": "our-town"}'),
+                      ({"sheet": "city"}, 'give the sheet as {"name": "our-town"}')):
+        status, got = post(server, "/api/sheets/use", body)
+        assert status == 400 and why in got["error"], body
+    # a file of the library's folder that it does not name: listed with its problem, never chosen
+    (data_home / "sheets" / "stray.json").write_text(json.dumps(mine()))
+    status, got = post(server, "/api/sheets/use", {"name": "stray"})
+    assert status == 400 and "sheet 'stray' cannot be used: not in library.json" in got["error"]
+    assert library.choices() == before
+
+
+def test_a_sheet_replaced_by_another_games_is_said(server):
+    assert post(server, "/api/sheets/save", {"name": "ours", "data": mine(), "start": "city"})[0] == 200
+    assert post(server, "/api/sheets/use", {"name": "ours"})[0] == 200
+    side = side_a()
+    del side["reconstructed"]
+    status, _ = post(server, "/api/sheets/save", {"name": "ours", "data": side, "replace": True, "start": "deadly-a"})
+    assert status == 200
+    row = played(server)["city"]
+    assert row["name"] == "ours" and row["problem"] == ("ours is now a Deadly Doodles map side (replaced since it "
+                                                        "was chosen): choose again")
+
+
+def test_a_table_file_that_cannot_be_read_is_said_and_the_editor_still_lists(server, data_home):
+    (data_home / "sheets").mkdir(parents=True)
+    (data_home / "sheets" / "table.json").write_text("{not json")
+    status, got = get_json(server, "/api/sheets")
+    assert status == 200 and len(got["sheets"]) == 7
+    assert "table.json: cannot be read" in got["table"]["problem"]
+    assert all(g["default"] for g in got["table"]["games"])
+
+
+def test_the_page_has_the_tables_choices(server):
+    page = call(server, "GET", "/sheets")[2].decode()
+    assert page.index('id="table-sheets"') < page.index('id="sheet-editor"')
+    assert "<h2>Played at this table</h2>" in page
+    assert ("A console attached to <code>doodlebox log</code> is sent the chosen sheet when it next says hello"
+            in page)
+    for game in GAMES:
+        assert f'id="plays-{game}"' in page and f'<select id="use-{game}" class="write">' in page
+    assert 'id="use-read-only"' not in page
+
+
+def test_a_read_only_page_shows_the_choices_but_chooses_nothing(db):
+    web = WebServer(db, 0, host="0.0.0.0")
+    try:
+        page = call(web, "GET", "/sheets")[2].decode()
+        assert 'id="plays-city"' in page and 'id="use-read-only"' in page and 'id="use-city"' not in page
+        status, got = post(web, "/api/sheets/use", {"name": "suzhou"})
+        names_status, names = post(web, "/api/names", {"game": 1, "names": ["Ann"]})
+        assert status == names_status == 403 and got["error"] == names["error"] and "read-only" in got["error"]
+        assert library.choices() == {}
+        assert get_json(web, "/api/sheets")[1]["table"]["games"][1]["default"]      # reading it is no write
+    finally:
+        web.stop()
+
+
+def test_with_a_token_only_the_token_chooses(db):
+    web = WebServer(db, 0, token=TOKEN)
+    try:
+        page = call(web, "GET", "/sheets")[2].decode()
+        assert '<button type="submit" id="use-save-city" class="write">' in page
+        choose = {"name": "suzhou"}
+        status, got = post(web, "/api/sheets/use", choose)
+        save_status, saved = post(web, "/api/sheets/save", {"name": "our-town", "data": mine(), "start": "city"})
+        assert status == save_status == 403 and got["error"] == saved["error"]
+        assert post(web, "/api/sheets/use", choose, {"HTTP_AUTHORIZATION": "Bearer not-the-token-at-all"})[0] == 403
+        assert post(web, "/api/sheets/use", choose, {"HTTP_AUTHORIZATION": f"Basic {TOKEN}"})[0] == 403
+        assert library.choices() == {}
+        status, got = post(web, "/api/sheets/use", choose, {"HTTP_AUTHORIZATION": f"Bearer {TOKEN}"})
+        assert status == 200 and got["game"] == "suzhou" and library.choices()["suzhou"][0] == "suzhou"
     finally:
         web.stop()

@@ -4,8 +4,12 @@ the test's own (XDG_DATA_HOME). A person starts from City's sheet, clicks square
 moved, a plain square made a hotel, a house square's houses), changes a track's value and a
 legend's face, sees a problem appear at its square and go when it is mended, saves the sheet
 under a name, and `doodlebox sheets` lists it and `sheets export` has every change; the same for
-a Deadly Doodles map side (the Dragon moved, a wall, an entryway moved). The page never scrolls
-sideways at 390 or 1280 pixels wide (screenshots in /tmp/sheets-390.png and /tmp/sheets-1280.png)."""
+a Deadly Doodles map side (the Dragon moved, a wall, an entryway moved). "Played at this table",
+on a page with a token: greyed until the token is given, a sheet saved in the editor offered for
+its game at once, chosen by clicks, then the default again, and `doodlebox sheets` (library.choices())
+names each choice. The page never scrolls sideways at 390 or 1280 pixels wide (screenshots in
+/tmp/sheets-390.png and /tmp/sheets-1280.png; with a sheet chosen, /tmp/sheets-use-390.png and
+/tmp/sheets-use-1280.png)."""
 from __future__ import annotations
 
 import json
@@ -105,14 +109,14 @@ def picture_drawn(driver) -> None:
         "/hash ([0-9a-f]{12})/)[1]) >= 0", d.find_element(By.ID, "preview")), 20, "the picture of the sheet")
 
 
-def fits(driver, width: int) -> None:
-    """At `width` pixels wide the page does not scroll sideways; its screenshot is kept."""
+def fits(driver, width: int, shots: dict[int, Path] = SHOTS) -> None:
+    """At `width` pixels wide the page does not scroll sideways; its screenshot is kept (in shots[width])."""
     driver.set_window_size(width, 1600)
     wait(driver, lambda d: d.execute_script("return window.innerWidth") == width, what=f"a window {width} wide")
     scroll, inner = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll <= inner, f"{width} px wide: the page is {scroll} px wide"
     driver.execute_script("window.scrollTo(0, 0)")
-    driver.save_screenshot(str(SHOTS[width]))
+    driver.save_screenshot(str(shots[width]))
 
 
 def test_a_sheet_made_by_clicks_is_saved_and_listed(browser, site, tmp_path):  # noqa: F811
@@ -304,3 +308,99 @@ def test_a_read_only_page_edits_and_checks_but_saves_nothing(browser, tmp_path):
     finally:
         assert web.stop() == 130, web.log.read_text()
     assert not (tmp_path / "data" / "doodlebox" / "sheets").exists()
+
+
+USE_SHOTS = {390: Path("/tmp/sheets-use-390.png"), 1280: Path("/tmp/sheets-use-1280.png")}
+
+
+def choices(data: Path) -> dict:
+    """library.choices() of the library in `data`, as its own process reads it."""
+    done = subprocess.run([sys.executable, "-c", "import json; from doodlebox.sheets import library; "
+                           "print(json.dumps(library.choices()))"], capture_output=True, text=True,
+                          env=dict(ENV, XDG_DATA_HOME=str(data)), timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    return {game: name for game, (name, _) in json.loads(done.stdout).items()}
+
+
+def marked(data: Path) -> list[str]:
+    """The sheets `doodlebox sheets` marks as the table's choice (*)."""
+    listed = sheets_command(data)
+    assert listed.returncode == 0, listed.stderr
+    return [ln.split()[1] for ln in listed.stdout.splitlines()
+            if ln.startswith("* ") and not ln.startswith("* the table's choice")]
+
+
+def choose(driver, game: str, name: str, plays: str) -> None:
+    """`name` chosen for `game` by clicks (its option, then Choose), until the page says the table
+    plays `plays` ("" for the default)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    row = driver.find_element(By.ID, f"plays-{game}")
+    done = row.get_attribute("data-done") or "0"
+    Select(driver.find_element(By.ID, f"use-{game}")).select_by_value(name)
+    driver.find_element(By.ID, f"use-save-{game}").click()
+    wait(driver, lambda d: (d.find_element(By.ID, f"plays-{game}").get_attribute("data-done") or "0") != done,
+         what=f"{name} chosen for {game}")
+    assert row.get_attribute("data-plays") == plays, driver.find_element(By.ID, f"use-note-{game}").text
+
+
+def test_the_table_plays_a_sheet_chosen_by_clicks(browser, tmp_path):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    db = tmp_path / "games.sqlite3"
+    Store(db).close()
+    data = tmp_path / "data"
+    token = "a-token-for-the-sheets-browser-test"
+    web = Command(tmp_path / "web.log", "web", "--db", str(db), "--port", "0", "--token", token,
+                  env={"XDG_DATA_HOME": str(data)})
+    try:
+        browser.set_window_size(1280, 1600)
+        browser.get(web.url + "sheets")
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-library"), what="the library")
+        # every game plays its default; the choice greyed until the token is given
+        for game in ("city", "suzhou", "treasures", "shanghai", "monsters", "deadly"):
+            assert browser.find_element(By.ID, f"plays-{game}").get_attribute("data-plays") == ""
+            assert not browser.find_element(By.ID, f"use-{game}").is_enabled()
+        assert browser.find_element(By.ID, "plays-now-city").text == "the default (doodlebox's reconstruction)"
+        assert "printed map sides" in browser.find_element(By.ID, "plays-now-deadly").text
+        assert "sent the chosen sheet when it next says hello" in browser.find_element(By.ID, "table-sheets").text
+        browser.find_element(By.ID, "token").send_keys(token)
+        browser.find_element(By.ID, "token-save").click()
+        wait(browser, lambda d: d.find_element(By.ID, "use-city").is_enabled(), what="the choice unlocked")
+
+        # a sheet made in the editor and saved is offered at once (no reload), for its game only
+        start_from(browser, None, "city")
+        typed(browser, "sheet-name", "Our Town")
+        checked(browser, 0)
+        save(browser, "our-town")
+        wait(browser, lambda d: "our-town" in [o.get_attribute("value") for o in
+                                               Select(d.find_element(By.ID, "use-city")).options],
+             what="our-town offered for Doodle City")
+        assert [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "use-suzhou")).options] == \
+            ["suzhou"]
+        browser.execute_script("document.getElementById('table-sheets').scrollIntoView()")
+        choose(browser, "city", "our-town", "our-town")
+        assert browser.find_element(By.ID, "plays-now-city").text.startswith("our-town (Our Town, hash ")
+        assert browser.find_element(By.ID, "plays-at-city").text.startswith("(chosen ")
+        assert browser.find_element(By.ID, "use-note-city").text == "Chosen: our-town."
+        assert choices(data) == {"city": "our-town"} and marked(data) == ["our-town"]
+        # on a phone and a laptop, with a sheet chosen: never wider than the window
+        fits(browser, 390, USE_SHOTS)
+        fits(browser, 1280, USE_SHOTS)
+
+        # the default again, and a second game's; the page as loaded again says the same
+        choose(browser, "city", "city", "")
+        assert browser.find_element(By.ID, "plays-now-city").text == "the default (doodlebox's reconstruction)"
+        choose(browser, "deadly", "deadly-a", "")
+        assert choices(data) == {"city": "city", "deadly": "deadly-a"} and marked(data) == ["city", "deadly-a"]
+        choose(browser, "city", "our-town", "our-town")
+        browser.refresh()
+        wait(browser, lambda d: d.find_element(By.ID, "plays-city").get_attribute("data-plays") == "our-town",
+             what="the choice shown after a reload")
+        assert Select(browser.find_element(By.ID, "use-city")).first_selected_option.get_attribute("value") == \
+            "our-town"
+        assert choices(data) == {"city": "our-town", "deadly": "deadly-a"}
+    finally:
+        assert web.stop() == 130, web.log.read_text()

@@ -6,8 +6,9 @@ name to 127.0.0.1 cannot read the page. Served to the network (`host` 0.0.0.0, o
 that is not a loopback one: a club's league page), it answers a Host header that is an IP
 address, localhost or one of this computer's own names, with its port, and nothing else.
 
-It answers GET, and POST on the writes: a click on a virtual console's button (/api/press) and
-the players' names of a game (/api/names), each a small JSON object sent by the page itself
+It answers GET, and POST on the writes: a click on a virtual console's button (/api/press),
+the players' names of a game (/api/names), a sheet saved into the library (/api/sheets/save) and
+the sheet the table plays a game on (/api/sheets/use), each a small JSON object sent by the page itself
 (Content-Type application/json, and an Origin, when the browser sends one, that is the page's
 own); and POST /api/token, which only says whether a token is the page's. Who may write
 (`writes`): "open" on 127.0.0.1 without a token (the person at this computer, as before);
@@ -53,6 +54,7 @@ already made is served to anyone.
 | `POST /api/sheets/check` | `{"data": sheet}`: its problems (as `layout check` finds them), hash, picture's path |
 | `/api/sheets/preview/HASH.png` | the picture of a sheet checked without problems |
 | `POST /api/sheets/save` | `{"name", "data", "replace", "start"}`: into the library (a write; 409: name taken) |
+| `POST /api/sheets/use` | `{"name"}`: the sheet the table plays its game on (library.use; a write) |
 """
 from __future__ import annotations
 
@@ -113,8 +115,8 @@ COACH_API = re.compile(r"/api/game/([0-9]{1,9})/coach")
 PLAYER = re.compile(r"/player/([0-9]{1,18})")
 SHEET_DATA = re.compile(r"/api/sheets/([a-z0-9_-]{1,16})")          # a sheet of the library (web/sheets.py)
 SHEET_PREVIEW = re.compile(r"/api/sheets/preview/([0-9a-f]{12})\.png")   # a sheet checked, drawn
-WRITES = ("/api/press", "/api/names", "/api/sheets/save")   # the POSTs that change something: a token's, or none
-                                                             # on the network
+WRITES = ("/api/press", "/api/names", "/api/sheets/save",    # the POSTs that change something: a token's, or
+          "/api/sheets/use")                                   # none on the network
 TOKEN = re.compile(r"[\x21-\x7e]{16,256}")   # printable ASCII, no space: it travels in a header
 
 _quiet = logging.getLogger("waitress")     # quiet: the terminal is `doodlebox log`'s
@@ -418,6 +420,8 @@ class WebServer:
                 return sheets.save(data)
             except sheets.Taken as exc:         # the page asks before replacing it
                 raise WebError(409, str(exc)) from None
+        if path == "/api/sheets/use":
+            return sheets.use(data)
         raise WebError(404, f"nothing to post to at {path}")
 
     def live_state(self) -> dict:

@@ -3,7 +3,9 @@
 from a sheet of the library (sheets/library.py); the page's script (static/sheets.js) holds the
 sheet being edited and sends it here to be checked as `doodlebox layout check` checks it
 (rules/datafiles.py), drawn as `doodlebox sheets print` draws it (the renderers' blank_canvas) and
-saved into the library (library.add_data).
+saved into the library (library.add_data). Above the editor, "Played at this table": the sheet each
+game is played on at this table (library.choices()), and a control that chooses another
+(library.use, as `doodlebox sheets use NAME` does).
 
 A sheet checked without problems is kept here by its hash (the last KEPT of them, its picture
 once drawn) so that the page's <img> can load its picture with a GET: the page's
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -21,15 +24,16 @@ from doodlebox.rules.deadly import maps
 from doodlebox.rules.deadly import render as deadly_render
 from doodlebox.rules.dice import layout
 from doodlebox.rules.dice import render as dice_render
+from doodlebox.rules.specs import EDITIONS
 from doodlebox.sheets import library
-from doodlebox.web.pages import TAIL, head
+from doodlebox.web.pages import TAIL, esc, head
 from doodlebox.web.views import NotFound
 
 KEPT = 32          # sheets checked without problems, kept for their pictures
 DECK = "doodlebox-deadly-deck/1"
 
 _lock = threading.Lock()          # the sheets kept
-_saving = threading.Lock()        # one save at a time: each writes the library's index
+_saving = threading.Lock()        # one save or choice at a time: each writes a file of the library's own
 _kept: OrderedDict[str, tuple[Any, bytes | None]] = OrderedDict()   # hash -> (sheet, its picture once drawn)
 
 
@@ -52,13 +56,81 @@ def listing() -> dict:
     whether it is a default, where it came from, why it cannot be used) and what the editor offers:
     the square kinds (each edition's, from its default), the road pieces, the tracks, the pairs of
     a map side and the names a sheet may have."""
+    held = library.sheets()
     rows = [{"name": s.name, "what": s.what if not s.problem else "?", "kind": s.kind, "edition": s.edition,
              "title": s.title, "hash": s.hash, "default": s.default, "source": s.source, "problem": s.problem,
-             "readable": s.data is not None} for s in library.sheets()]
-    return {"sheets": rows,
+             "readable": s.data is not None} for s in held]
+    return {"sheets": rows, "table": table(held),
             "editor": {"kinds": list(layout.KINDS), "edition_kinds": _edition_kinds(), "pieces": list(layout.PIECES),
                        "tracks": list(layout.TRACK_NAMES), "pairs": maps.PAIRS, "defaults": list(library.DEFAULTS),
                        "name": library.NAME.pattern}}
+
+
+def games() -> list[tuple[str, str, list[str]]]:
+    """(game, its name, its defaults' names) of each game played on a sheet of the library, in the
+    console lobby's order: the five dice editions (one default each) and Deadly Doodles (its two
+    printed map sides, deadly-a and deadly-b: either name chooses the default again)."""
+    defaults: dict[str, list[str]] = {}
+    for name in library.DEFAULTS:
+        defaults.setdefault("deadly" if name not in layout.DEFAULT_FILES else name, []).append(name)
+    return [(e.edition, e.name, defaults[e.edition]) for e in EDITIONS if e.edition in defaults]
+
+
+def table(held: list[library.Sheet] | None = None) -> dict:
+    """What the table plays (library.choices(), as `doodlebox log` sends it to a console): {"games":
+    [{game, title, name, default, at, chosen, plays, problem, defaults, sheets}], "problem"}. For each
+    game: `name` the sheet the table chose (null: none chosen), `default` whether the default is
+    played, `at` when it was chosen (seconds; null) and `chosen` that time as text, `plays` what is
+    played in words, `problem` a choice that is not what it was (the sheet of that name replaced by
+    another game's), `defaults` the default's names (the first chooses the default again), `sheets`
+    the library's other sheets of that game that can be used ({name, title, hash}). `problem`: the
+    table's file that cannot be read (every game then plays its default)."""
+    held = library.sheets() if held is None else held
+    problem = ""
+    try:
+        chosen = library.choices()
+    except library.SheetError as exc:
+        chosen, problem = {}, str(exc)
+    by_name = {s.name: s for s in held if not s.problem}
+    out = []
+    for game, title, defaults in games():
+        name, at = chosen.get(game, (None, None))
+        sheet = by_name.get(name) if name is not None else None
+        default = sheet is None or sheet.default
+        if default:
+            plays = ("the default (the printed map sides, A or B, chosen in the console's lobby)" if game == "deadly"
+                     else "the default (doodlebox's reconstruction)")
+        else:
+            assert sheet is not None
+            plays = f"{sheet.name} ({sheet.title}, hash {sheet.hash})"
+        wrong = "" if sheet is None or library.game_of(sheet) == game else (
+            f"{sheet.name} is now a {sheet.what} (replaced since it was chosen): choose again")
+        out.append({"game": game, "title": title, "name": name, "default": default, "at": at,
+                    "chosen": time.strftime("%Y-%m-%d %H:%M", time.localtime(at)) if at is not None else "",
+                    "plays": plays, "problem": wrong, "defaults": defaults,
+                    "sheets": [{"name": s.name, "title": s.title, "hash": s.hash} for s in held
+                               if not s.default and not s.problem and library.game_of(s) == game]})
+    return {"games": out, "problem": problem}
+
+
+def use(body: dict) -> dict:
+    """POST /api/sheets/use {"name": NAME}: the table plays that sheet in its game from now on
+    (library.use; a default's name: that game's default again). Refused (InputError: nothing
+    changed) for a name that is not one, no sheet of that name in the library, a sheet that cannot
+    be used. Answers {game, name, default, plays, table} (`table` as the listing has it)."""
+    name = body.get("name")
+    if not isinstance(name, str):
+        raise InputError('give the sheet as {"name": "our-town"} (a default\'s name: that game\'s default again)')
+    if not library.NAME.fullmatch(name):
+        raise InputError(f"{name[:40]!r} is not a sheet's name: 1 to 16 of a-z, 0-9, - and _")
+    with _saving:
+        if not any(s.name == name for s in library.sheets()):
+            raise InputError(f"no sheet {name!r} in the library: choose one of the sheets listed (doodlebox sheets)")
+        sheet = library.use(name)
+        now = table()
+    game = library.game_of(sheet)
+    row = next(g for g in now["games"] if g["game"] == game)
+    return {"game": game, "name": name, "default": sheet.default, "plays": row["plays"], "table": now}
 
 
 def data_of(name: str) -> Any:
@@ -156,10 +228,40 @@ def save(body: dict) -> dict:
     return {"saved": sheet.name, "what": sheet.what, "title": sheet.title, "hash": sheet.hash, "source": sheet.source}
 
 
+def _played(writes: str) -> str:
+    """"Played at this table": a row for each game (what it plays, filled in by the script from
+    /api/sheets) with, unless the page is read-only, a choice of the library's sheets of that game
+    (its options by the script too) and its button."""
+    out = ['<section id="table-sheets"><h2>Played at this table</h2>\n'
+           '<p class="note">The sheet each game is played on at this table, as <code>doodlebox sheets use NAME</code> '
+           "chooses it: the default, or a sheet of the library. A console attached to <code>doodlebox log</code> "
+           "is sent the chosen sheet when it next says hello (as it connects).</p>\n"
+           '<p id="plays-problem" class="bad" role="alert"></p>\n<ul class="plays">\n']
+    for game, title, _ in games():
+        g = esc(game)
+        out.append(f'<li id="plays-{g}" data-game="{g}"><form class="use-form" id="use-form-{g}" data-game="{g}">'
+                   f'\n<p class="plays-what"><strong>{esc(title)}</strong>: '
+                   f'<span id="plays-now-{g}" class="plays-now">...</span> <span id="plays-at-{g}" class="note">'
+                   f'</span></p>\n<p id="plays-bad-{g}" class="problem bad"></p>\n')
+        if writes != "closed":
+            out.append(f'<p class="use-control"><label for="use-{g}">Play on</label> <select id="use-{g}" '
+                       f'class="write"></select> <button type="submit" id="use-save-{g}" class="write">Choose'
+                       f'</button> <span id="use-note-{g}" class="note" role="status"></span></p>\n')
+        out.append("</form></li>\n")
+    out.append("</ul>\n")
+    if writes == "closed":
+        out.append('<p id="use-read-only" class="note">read-only: this page is served to the network without a '
+                   "token, so it cannot choose a sheet (choose with <code>doodlebox sheets use NAME</code> on the "
+                   "computer that serves it, or ask for the token)</p>\n")
+    out.append("</section>\n")
+    return "".join(out)
+
+
 def page(db: str, writes: str, max_body: int) -> str:
-    """The editor's page: the choice of the sheet to start from, the problems, the editor (built by
-    static/sheets.js), the picture and (unless the page is read-only) the form that saves it."""
-    out = [head("doodlebox: sheets", db, writes, script="/static/sheets.js"),
+    """The editor's page: "Played at this table" (_played), the choice of the sheet to start from, the
+    problems, the editor (built by static/sheets.js), the picture and (unless the page is read-only)
+    the form that saves it."""
+    out = [head("doodlebox: sheets", db, writes, script="/static/sheets.js"), _played(writes),
            f'<section id="sheet-editor" data-max-body="{int(max_body)}"><h2>Sheets</h2>\n'
            '<p class="note">Transcribe the sheet printed in your box: start from one of doodlebox\'s sheets (or '
            "one of your library), click each square to set what is printed there, fill in the fields, and save "

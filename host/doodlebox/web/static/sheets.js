@@ -3,7 +3,9 @@
 // changed by clicks and fields, and sent to the server to be checked as `doodlebox layout check`
 // checks it (a moment after the last change) and drawn when it has no problems. Each problem is
 // shown at its square, room or field; those that belong to none are listed at the top. Every
-// text it shows is written with textContent: nothing it receives is HTML.
+// text it shows is written with textContent: nothing it receives is HTML. Above the editor,
+// "Played at this table" shows the sheet each game is played on and chooses another
+// (POST /api/sheets/use), its list filled again whenever the library is (after a save too).
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -99,6 +101,7 @@
       .then((answer) => {
         if (!answer.ok) {
           $("start-note").textContent = answer.body.error || "the library cannot be read";
+          $("plays-problem").textContent = "The library cannot be read: " + (answer.body.error || "");
           return;
         }
         library = answer.body.sheets;
@@ -118,10 +121,59 @@
           select.appendChild(g);
         });
         if (was && library.some((s) => s.name === was)) select.value = was;
+        showTable(answer.body.table);
         document.body.dataset.library = String(library.length);
       })
       .catch((err) => { $("start-note").textContent = String(err); });
   }
+
+  // -- played at this table: the sheet each game is played on (library.choices()) --------------
+  function showTable(table) {
+    $("plays-problem").textContent = table.problem ? "The table's choices cannot be read: " + table.problem : "";
+    table.games.forEach((g) => {
+      const row = $("plays-" + g.game);
+      if (!row) return;
+      row.dataset.chosen = g.name || "";
+      row.dataset.plays = g.default ? "" : g.name;
+      $("plays-now-" + g.game).textContent = g.plays;
+      $("plays-at-" + g.game).textContent = g.chosen ? "(chosen " + g.chosen + ")" : "";
+      $("plays-bad-" + g.game).textContent = g.problem;
+      const select = $("use-" + g.game);
+      if (!select) return;                  // read-only: no choice
+      const current = g.default ? g.defaults[0] : g.name;
+      const was = select.dataset.touched === "1" ? select.value : "";
+      select.replaceChildren(el("option", { value: g.defaults[0], text: "the default" }));
+      g.sheets.forEach((s) => { select.appendChild(el("option", { value: s.name, text: s.name + ": " + s.title })); });
+      select.value = was && Array.from(select.options).some((o) => o.value === was) ? was : current;
+      if (select.value !== was) delete select.dataset.touched;
+    });
+  }
+
+  document.querySelectorAll("form.use-form").forEach((f) => {
+    const game = f.dataset.game;
+    const select = $("use-" + game);
+    if (!select) return;
+    const note = (text) => { $("use-note-" + game).textContent = text; };
+    select.addEventListener("change", () => { select.dataset.touched = "1"; note(""); });
+    f.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const name = select.value;
+      if (!name) return;
+      note("choosing...");
+      post("/api/sheets/use", { name: name })
+        .then((answer) => {
+          if (!answer.ok) {
+            note("Not chosen: " + answer.body.error);
+            return;
+          }
+          delete select.dataset.touched;
+          showTable(answer.body.table);
+          note(answer.body.default ? "Chosen: the default." : "Chosen: " + answer.body.name + ".");
+          $("plays-" + game).dataset.done = String(Number($("plays-" + game).dataset.done || 0) + 1);
+        })
+        .catch((err) => note(String(err)));
+    });
+  });
 
   $("start-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -991,7 +1043,8 @@
             return;
           }
           const s = answer.body;
-          note("Saved as " + s.saved + " (" + s.what + ", hash " + s.hash + "): doodlebox sheets lists it.");
+          note("Saved as " + s.saved + " (" + s.what + ", hash " + s.hash + "): doodlebox sheets lists it, and " +
+            "it can be chosen under Played at this table.");
           $("save-note").dataset.saved = s.saved;
           dirty = false;
           start = s.saved;
