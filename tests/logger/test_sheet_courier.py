@@ -143,3 +143,13 @@ def test_a_game_on_a_sheet_the_store_lacks_is_kept_from_the_library(table):
     sheet, courier, link, _, _ = table
     courier.game({"k": "game", "g": 1, "ed": "city", "n": 2, "var": "", "sh": "ours", "sx": sheet.hash})
     assert link.store.kept[sheet.hash][1] == "ours"
+
+
+def test_a_choice_whose_name_went_to_another_games_sheet_is_said_and_not_sent(table):
+    _, courier, link, _, notes = table
+    side = json.loads(library.find("deadly-a").path.read_text()) | {"name": "Ours"}
+    library.add_data(side, "ours", "a test", replace=True)          # "ours" was City's choice
+    courier.on_sheets(CONSOLE, sheets())
+    assert link.sent == []
+    assert any("the table's sheet for city, ours, is now a sheet of deadly: the default is played" in n for n in notes)
+

@@ -70,9 +70,15 @@ class Courier:
         out = {}
         for game, (name, _) in chosen.items():
             try:
-                out[game] = library.find(name)
+                sheet = library.find(name)
             except library.SheetError as exc:
                 self.on_note(f"the table's sheet for {game}: {exc}; the default is played")
+                continue
+            if library.game_of(sheet) != game:     # the name given since to another game's sheet
+                self.on_note(f"the table's sheet for {game}, {name}, is now a sheet of {library.game_of(sheet)}: "
+                             f"the default is played (choose again: doodlebox sheets use NAME)")
+                continue
+            out[game] = sheet
         return out
 
     def on_sheets(self, console: Console, msg: dict) -> None:
