@@ -5,7 +5,8 @@ full capture or tallies), then plays it by pressing the console's buttons as peo
 Traps and, in full capture, every segment they draw (the card's number on the panel, the room's
 column and row, the turn), and PASS ends their round; in tallies the segments are drawn "on
 paper" (the engine's map, not the console's) and each player enters the eight counts of their
-scoring section after round 7.
+scoring section after round 7. The engine plays on the map side the console's `game` event
+names: the side chosen in the lobby, or the table's own (`map` "own", `sh`, `sx`: docs/sheets.md).
 
 Every choice is a legal action of the PC's rules engine, chosen at random; the engine takes the
 cards the console turns up. Every event the console sends is checked against the engine as it
@@ -21,6 +22,7 @@ from doodlebox.rules.deadly import console as deadly_console
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import engine as E
 from doodlebox.rules.deadly import maps
+from doodlebox.rules.deadly.events import OWN
 from doodlebox.rules.deadly.maps import BIT, sides_mask
 from doodlebox.rules.deadly.spec import DRAWINGS
 from doodlebox.table.lobby import Players, TableError, choose_lobby
@@ -77,13 +79,14 @@ class Table(Players):
         """Play one game to its end; returns the events seen."""
         if rec not in DRAWINGS.values:
             raise TableError(f"{rec!r}: the drawings are recorded in full (full) or counted (tally)")
-        state = E.Game(maps.load(map), decks.load(), players).new_state()   # the engine's maps: on paper too
-        self.state = state
         self.full = rec == "full"
         self.lobby = choose_lobby(self.press, self.lobby, {"game": "deadly", "players": players, "map": map,
                                                            "rec": rec}, self.read)
+        self.sheet_shown("deadly")
         self.press("ROLL")
-        g = self._await("game", ed="deadly", n=players, var="", map=map, rec=rec)
+        g = self._await("game", ed="deadly", n=players, var="", rec=rec)
+        state = E.Game(self._map(g, map), decks.load(), players).new_state()   # the engine's maps: on paper too
+        self.state = state
         self.number = g["g"]
         self._refused = not refuse_once
         while not state.is_terminal():
@@ -103,6 +106,22 @@ class Table(Players):
         if back_to_lobby:
             self.press("ROLL")
         return self.seen
+
+    def _map(self, g: dict, side: str) -> maps.DungeonMap:
+        """The map side the `game` event `g` says the game is played on: the table's own (`map`
+        "own", with `sh` and `sx`), else the printed side chosen in the lobby."""
+        data = self._own_sheet(g)
+        if data is None:
+            if g.get("map") != side:
+                raise TableError(f"the console began {g}; the table chose map side {side}")
+            return maps.load(side)
+        if g.get("map") != OWN:
+            raise TableError(f"the console began {g}: a map side of the table's own is map {OWN!r}")
+        said = f"the map side {g['sh']!r} (hash {g['sx']})"
+        try:
+            return maps.parse(data, said)
+        except maps.MapError as exc:
+            raise TableError(f"the console plays {said}, which the rules cannot play: {exc}") from None
 
     def _reveal(self, state: E.State) -> None:
         """ROLL: the round's cards, which the engine takes (a deal no deck can give is refused)."""

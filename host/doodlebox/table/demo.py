@@ -9,7 +9,13 @@ boot of the same virtual console (its boot counter and id from the database: dem
 demo's game is kept beside the ones before it. With `consoles` N, N virtual consoles (boards
 DEMO_BOARD and the next ones, dice seeded `seed`, `seed` + 1, ...) each play a game at the same
 time, each logged by a link of its own into the one database, each line named by its console's
-number."""
+number.
+
+A game played on a sheet (a dice edition, Deadly Doodles) is played on the table's own when the
+table chose one (`doodlebox sheets use NAME`, docs/sheets.md): the console's link sends it the
+table's sheets after its hello, the demo says which sheet the game is played on once the console
+holds it (and stops with the reason when it does not arrive), and the PC's rules play, store and
+score the game on the sheet its `game` event names."""
 from __future__ import annotations
 
 import tempfile
@@ -107,7 +113,8 @@ def play(opts: Options, say: Callable[[str], None]) -> Played:
                 table, _ = play_on_console(vc, db, opts.edition, opts.players, opts.control, seed=opts.seed + k,
                                            show=lambda e: say(name + describe(e)),
                                            on_note=lambda t: say(f"{name}  note: {t}"),
-                                           press_ms=opts.press_ms, gap_s=opts.gap_ms / 1000, options=options)
+                                           press_ms=opts.press_ms, gap_s=opts.gap_ms / 1000, options=options,
+                                           say=lambda t: say(name + t))
                 png = vc.save_panel(pictures.with_suffix(".png") if k == 0
                                     else pictures.with_name(f"{pictures.stem}-{k + 1}.png"))
             finally:

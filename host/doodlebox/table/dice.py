@@ -8,16 +8,27 @@ Every event the console sends is checked against the engine as it arrives: a cla
 what the engine did, a refusal must come where the engine refuses, and the end must come
 when and why the engine ends the game. The console's own final totals (its `end` event) are
 compared with the engine's at the end.
+
+The engine plays on the sheet the console's `game` event names: a sheet of the table's own (`sh`,
+`sx`: docs/sheets.md) or the edition's default. play_on_console sees the table's sheets sent to
+the console (SheetWatch) and presses ROLL only once it holds and plays them.
 """
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
+from doodlebox.history.console_record import BY_EDITION as RECORDS
 from doodlebox.logger.link_thread import LinkThread
+from doodlebox.logger.sheets import Courier
+from doodlebox.rules.dice import layout as layouts
 from doodlebox.rules.dice.console import claim
-from doodlebox.rules.dice.engine import PASS, Action, State
+from doodlebox.rules.dice.engine import PASS, Action, Game, State
 from doodlebox.rules.games import find_game
+from doodlebox.store import Store
 from doodlebox.table import deadly as deadly_table
 from doodlebox.table import presses
 from doodlebox.table import puzzle as puzzle_table
@@ -30,7 +41,9 @@ from doodlebox.table.lobby import (
     choose_lobby,
     lobby_of,
     read_lobby,
+    sheet_of,
 )
+from doodlebox.virtual.screen import panel_lines
 
 # (table/lobby.py's names, which the tests and tools take from here too)
 __all__ = [
@@ -44,7 +57,11 @@ __all__ = [
     "lobby_of",
     "play_on_console",
     "read_lobby",
+    "sheet_of",
 ]
+
+SHEETS_WAIT_S = 60.0     # the most play_on_console waits for the console to take the table's sheets
+SETTLE_S = 5.0           # ... and for it to play one it holds, after its last `sheets`
 
 
 class Table(Players):
@@ -71,21 +88,40 @@ class Table(Players):
     def play_game(self, edition: str = "city", players: int = 3, control: bool = False,
                   refuse_once: bool = True, stop_after_round: int | None = None,
                   back_to_lobby: bool = True) -> list[dict]:
-        """Play one game to its end (or until `stop_after_round`); returns the events seen."""
+        """Play one game to its end (or until `stop_after_round`) on the sheet its `game` event
+        names; returns the events seen."""
         game = find_game(edition)
         variant = "control" if control else ""
-        state = game.new_game(players, variant).new_state()
-        assert isinstance(state, State)
-        self.state = state
+        game.new_game(players, variant)       # the players and variant it takes, before any press
         self._choose_in_lobby(edition, players, control)
+        self.sheet_shown(edition)
         self.press("ROLL")
         g = self._await("game")
         want = {"ed": edition, "n": players,
                 "var": ("solo+control" if control else "solo") if players == 1 else variant}
         if {k: g.get(k) for k in want} != want:
             raise TableError(f"the console began {g}, not {want}: is its lobby where the table thinks it is?")
+        state = self._new_state(edition, players, variant, g)
+        self.state = state
         self._refused = not refuse_once
         return self._play(state, stop_after_round, back_to_lobby)
+
+    def _new_state(self, edition: str, players: int, variant: str, g: dict) -> State:
+        """The rules' game on the sheet the `game` event `g` names (the table's own, or the
+        edition's default)."""
+        data = self._own_sheet(g)
+        if data is None:
+            state = find_game(edition).new_game(players, variant).new_state()
+            assert isinstance(state, State)
+            return state
+        said = f"the sheet {g['sh']!r} (hash {g['sx']})"
+        try:
+            lay = layouts.parse(data, said)
+        except layouts.LayoutError as exc:
+            raise TableError(f"the console plays {said}, which the rules cannot play: {exc}") from None
+        if lay.edition != edition:
+            raise TableError(f"the console plays {said} in {edition}; it is a sheet of {lay.edition}")
+        return Game(lay, players, variant).new_state()
 
     def go_on(self, stop_after_round: int | None = None, back_to_lobby: bool = True) -> list[dict]:
         """Go on with the game play_game stopped (stop_after_round) once the console has been
@@ -181,29 +217,146 @@ class Table(Players):
     _pending: dict | None = None
 
 
+class SheetWatch(Courier):
+    """The link's Courier (logger/sheets.py: the table's sheets sent to the console after its hello),
+    watched by the table: the table's choices it goes by (`wanted`: {game: the library's Sheet}),
+    what it said (`notes`), and the console's latest `sheets` (what it holds, what each game
+    plays). wait() returns once it has nothing more to send and the console plays the table's
+    sheet for the game."""
+
+    def __init__(self, on_note: Callable[[str], None]):
+        self.notes: list[str] = []
+
+        def note(text: str) -> None:
+            self.notes.append(text)
+            on_note(text)
+
+        super().__init__(note)
+        self.lock = threading.Lock()
+        self.wanted: dict[str, Any] = {}
+        self.said: dict | None = None          # the console's latest `sheets`
+        self.said_at = 0.0                     # ... when it came (time.monotonic())
+
+    def _wanted(self) -> dict[str, Any]:
+        """The Courier's own (the table's choices that can be used), kept for the table."""
+        out = super()._wanted()
+        self.wanted = dict(out)
+        return out
+
+    def on_sheets(self, console, msg: dict) -> None:
+        with self.lock:
+            super().on_sheets(console, msg)
+            if msg["t"] == "sheets":
+                self.said, self.said_at = msg, time.monotonic()
+
+    def tick(self) -> None:
+        with self.lock:
+            super().tick()
+
+    def data(self, sx: str) -> Any:
+        """The data of the table's sheet of hash `sx` this link goes by, or None."""
+        with self.lock:
+            found = [s.data for s in self.wanted.values() if s.hash == sx]
+        return found[0] if found else None
+
+    def wait(self, link: LinkThread, edition: str, timeout: float = SHEETS_WAIT_S) -> dict[str, tuple[str, str]]:
+        """Once the console of `link` has taken the table's sheets: {game: (name, hash)} of the
+        table's sheets it plays (a game absent: its default; {} from a console of protocol 4, which
+        takes none). TableError when the table's sheet for `edition` did not arrive (too big, spoilt
+        on the way, no answer: what the Courier said), or the console holds it and, SETTLE_S after
+        its last `sheets`, does not play it, or nothing settled within `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if link.error:
+                raise TableError(link.error)
+            console = link.link.console if link.link is not None else None
+            if console is not None and console.protocol < 5:
+                return {}
+            with self.lock:
+                said, said_at = self.said, self.said_at
+                idle = self.sending is None and not self.queue
+                chosen = self.wanted.get(edition)
+                told = list(self.notes)
+            if said is not None and idle:
+                held = {x for _, _, x in said["held"]}
+                plays = {ed: (said["held"][i][1], said["held"][i][2]) for ed, i in said["use"]}
+                if chosen is None or chosen.default:
+                    return plays
+                if chosen.hash not in held:
+                    why = [t for t in told if chosen.hash in t or repr(chosen.name) in t]
+                    raise TableError(f"the table's sheet {chosen.name} (hash {chosen.hash}) did not arrive: "
+                                     + ("; ".join(why) or "the console does not hold it"))
+                if plays.get(edition) == (chosen.name, chosen.hash):
+                    return plays
+                if time.monotonic() - said_at > SETTLE_S:
+                    now = plays.get(edition)
+                    raise TableError(f"the console holds the table's sheet {chosen.name} (hash {chosen.hash}) for "
+                                     f"{edition} and plays {'its default' if now is None else now[0]}: it did not "
+                                     f"take the table's choice (its last `sheets`: {said})")
+            if time.monotonic() > deadline:
+                doing = f"sending {self.sending.sheet.name}" if self.sending is not None else (
+                    "no `sheets` from the console" if said is None else f"the console's last `sheets`: {said}")
+                raise TableError(f"the console did not take the table's sheets within {timeout:g} s ({doing})")
+            time.sleep(0.05)
+
+
+def stored_sheet(db: Path | str, sx: str) -> Any:
+    """The data of the sheet of hash `sx` the store `db` keeps (logger/sheets.py keeps each sheet
+    it sends), or None."""
+    store = Store(db)
+    try:
+        found = store.sheet(sx)
+    finally:
+        store.close()
+    return None if found is None else found[2]
+
+
+def sheet_line(edition: str, plays: dict[str, tuple[str, str]]) -> str:
+    """The line that names the sheet a game of `edition` is played on."""
+    name = find_game(edition).name
+    if edition in plays:
+        own, x = plays[edition]
+        return f"{name} is played on the table's sheet {own} (hash {x}), which the console holds"
+    what = "the map side chosen in the lobby" if edition == "deadly" else "its default sheet"
+    return f"{name} is played on {what}: the table plays no sheet of its own in it (doodlebox sheets use NAME)"
+
+
 def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bool = False, seed: int = 7,
                     show: Callable[[dict], None] = lambda e: None, on_note: Callable[[str], None] = lambda t: None,
-                    press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S, options: dict | None = None):
+                    press_ms: float = PRESS_MS, gap_s: float = PRESS_GAP_S, options: dict | None = None,
+                    say: Callable[[str], None] = lambda t: None):
     """Log a virtual console into `db` (a LinkThread) and play one whole game of any of the
     lobby's games on it: a dice edition (this module's Table, `control`), Deadly Doodles
     (bot_deadly, `options` "map" and "rec") or Doodle Puzzle (bot_puzzle, `options` "var",
     "subj" and "pause_s").
 
+    A game played on a sheet (a dice edition, Deadly Doodles) waits until the console holds and
+    plays the table's sheets the link sends it (`doodlebox sheets use`: SheetWatch), says on which
+    sheet it is played (`say`, one line), and the table plays by the sheet the `game` event names
+    (the link's, or the store's, by its hash).
+
     Returns (table, link counts); the table's `final` is the console's `end` event. Raises
-    TableError when the console misbehaves or goes quiet.
+    TableError when the console misbehaves or goes quiet, or a sheet does not arrive.
     """
     opts = options or {}
-    link = LinkThread(vc.port, db, on_note=on_note).start()
+    link = LinkThread(vc.port, db, on_note=on_note)
+    watch = link.courier = SheetWatch(on_note)
+    link.start()
     try:
         if not link.wait_ready(30) or link.error:
             raise TableError(link.error or "the virtual console did not answer")
+        common: dict = {"seed": seed, "show": show}
+        if RECORDS[edition].EVENTS.sheets:
+            plays = watch.wait(link, edition)
+            say(sheet_line(edition, plays))
+            common.update(plays=plays, panel=lambda: panel_lines(vc),
+                          sheets=lambda sx: watch.data(sx) or stored_sheet(db, sx))
 
         def press(name: str) -> None:
             vc.press(name, press_ms)
             time.sleep(gap_s)
 
-        common: dict = {"seed": seed, "show": show, "lobby": read_lobby(vc),
-                        "read": lambda game: read_lobby(vc, game=game)}
+        common.update(lobby=read_lobby(vc), read=lambda game: read_lobby(vc, game=game))
         t: Table | deadly_table.Table | puzzle_table.Table
         if edition == "deadly":
             t = deadly_table.Table(press, link.events, **common)

@@ -1,19 +1,21 @@
 """What every table of players shares, whatever the game (dice.py's dice editions, table/deadly.py,
-table/puzzle.py): the presses' pace, TableError, Players, and the way through the console's lobby
-(firmware/doodle/lobby.py): its screen read back (lobby_of, read_lobby), its buttons pressed to a
-choice (choose_lobby). The lobby's games, players, options and limits are the games' specs
-(doodlebox.rules.specs), the same the console's lobby is generated from (firmware/doodle/games.py):
-nothing of a game is written here."""
+table/puzzle.py): the presses' pace, TableError, Players (with the sheet a `game` event names: the
+table plays by it), and the way through the console's lobby (firmware/doodle/lobby.py): its screen
+read back (lobby_of, read_lobby, sheet_of), its buttons pressed to a choice (choose_lobby). The
+lobby's games, players, options and limits are the games' specs (doodlebox.rules.specs), the same
+the console's lobby is generated from (firmware/doodle/games.py): nothing of a game is written here."""
 from __future__ import annotations
 
 import queue
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from doodlebox.errors import DoodleboxError
 from doodlebox.rules.api import Edition, Option
 from doodlebox.rules.specs import BY_EDITION, EDITIONS
+from doodlebox.store import sheet_hash
 from doodlebox.virtual.screen import panel_lines
 
 # How a scripted player presses, like a person: held 80 ms, the next press 100 ms later. The
@@ -52,10 +54,18 @@ class Players:
     with get(timeout=)). `lobby` is the lobby's choice when the table comes to it (a dict, as
     read_lobby gives it; a fresh console's unless told), `read(game)` reads it once the lobby
     shows `game` (choose_lobby). The game's table (bot.Table, bot_deadly.Table,
-    bot_puzzle.Table) plays on from there."""
+    bot_puzzle.Table) plays on from there.
+
+    A game the console begins on a sheet of the table's own (its `game` event's `sh` and `sx`:
+    docs/protocol.md) is played by the rules on that sheet: `sheets(sx)` gives its data (the parsed
+    JSON; None when the table does not hold it). `plays`, when given, is what the console was seen
+    to play ({game: (name, hash)} of the table's sheets it plays; a game absent: its default): the
+    `game` event must say the same, and with `panel` (the panel's lines now) the lobby must name
+    that sheet before ROLL (sheet_shown)."""
     def __init__(self, press: Callable[[str], None], events, seed: int = 7, timeout: float = 20.0,
                  show: Callable[[dict], None] = lambda e: None, lobby: dict | None = None,
-                 read: Callable[[str], dict] | None = None):
+                 read: Callable[[str], dict] | None = None, sheets: Callable[[str], Any] | None = None,
+                 plays: dict[str, tuple[str, str]] | None = None, panel: Callable[[], list[str]] | None = None):
         self.press = press
         self.events = events
         self.rng = random.Random(seed)
@@ -63,6 +73,9 @@ class Players:
         self.show = show
         self.lobby = lobby if lobby is not None else dict(DEFAULT_LOBBY)
         self.read = read
+        self.sheets = sheets
+        self.plays = plays
+        self.panel = panel
         self.seen: list[dict] = []
         self.refusals = 0
         self.final: dict | None = None    # the console's end event
@@ -80,6 +93,47 @@ class Players:
     def _presses(self, names: list[str]) -> None:
         for name in names:
             self.press(name)
+
+    def sheet_shown(self, game: str, timeout: float = 15.0) -> None:
+        """Before ROLL, with `plays` and `panel`: wait until the lobby shows `game` and names the
+        sheet the console was seen to play for it (`Sheet: NAME`, or `default`); TableError when
+        it does not within `timeout` s."""
+        if self.plays is None or self.panel is None:
+            return
+        want = self.plays[game][0] if game in self.plays else ""
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = self.panel()
+            lobby, shown = lobby_of(lines), sheet_of(lines)
+            if lobby is not None and lobby["game"] == game and shown == want:
+                return
+            if time.monotonic() > deadline:
+                said = "no sheet" if shown is None else f"the sheet {shown or 'default'}"
+                raise TableError(f"the lobby shows {said} for {game} after {timeout:g} s; the console was to play "
+                                 f"{want or 'its default'} (the panel: {' | '.join(lines)})")
+            time.sleep(0.1)
+
+    def _own_sheet(self, g: dict) -> Any:
+        """The data of the table's sheet the `game` event `g` names (`sh`, `sx`), None for the
+        game's default (neither). TableError when it is not the one the console was seen to play
+        (`plays`), or the table does not hold it, or what it holds is not of that hash."""
+        name, sx = g.get("sh"), g.get("sx")
+        game = g.get("ed")
+        if self.plays is not None:
+            seen = self.plays.get(str(game))
+            if (seen is None and sx is not None) or (seen is not None and (name, sx) != seen):
+                said = f"the table's sheet {seen[0]} (hash {seen[1]})" if seen else "its default"
+                raise TableError(f"the console began {g}; it was to play {game} on {said}")
+        if name is None and sx is None:
+            return None
+        if not isinstance(name, str) or not isinstance(sx, str):
+            raise TableError(f"the console began {g}: a sheet's name and hash, both or neither")
+        data = self.sheets(sx) if self.sheets is not None else None
+        if data is None:
+            raise TableError(f"the console plays the sheet {name!r} (hash {sx}), which the table does not hold")
+        if sheet_hash(data) != sx:
+            raise TableError(f"the sheet the table holds for hash {sx} hashes to {sheet_hash(data)}")
+        return data
 
 
 # -- the lobby's screen ---------------------------------------------------------------------------
@@ -115,6 +169,16 @@ def read_lobby(vc, timeout: float = 15.0, game: str | None = None) -> dict:
             return lobby
         time.sleep(0.1)
     raise TableError(f"the console's panel did not show the lobby within {timeout:g} s")
+
+
+def sheet_of(lines: list[str]) -> str | None:
+    """The sheet the lobby's screen says its game will be played on: a table's sheet by its name,
+    "" for the default; None when the screen names none (not the lobby, or Doodle Puzzle)."""
+    for line in lines:
+        if line.startswith("Sheet: "):
+            name = line[len("Sheet: "):].split("   ")[0].strip()
+            return "" if name == "default" else name
+    return None
 
 
 # -- the lobby's buttons --------------------------------------------------------------------------
