@@ -151,11 +151,12 @@ def test_json_has_the_documented_fields(db, capsys):
     assert code == 0, err
     data = json.loads(out)
     for key in ("source", "edition", "game", "players", "totals", "finished", "budget_s", "playouts", "seconds",
-                "thresholds", "near", "turns", "summary", "hindsight"):
+                "measure", "measure_text", "thresholds", "near", "turns", "summary", "hindsight"):
         assert key in data, key
+    assert data["measure"] == "points" and data["measure_text"] == "expected final points"     # solo
     assert data["thresholds"] == {"blunder": 10.0, "mistake": 5.0, "inaccuracy": 2.0}
     for t in data["turns"]:
-        assert set(t) == {"player", "round", "roll", "played", "best", "played_points", "best_points", "lost",
+        assert set(t) == {"player", "round", "roll", "played", "best", "played_value", "best_value", "lost",
                           "mark", "forced"}
         assert t["lost"] >= 0
     s = data["summary"][0]
@@ -259,9 +260,15 @@ def test_hint_names_a_legal_move_for_the_player_to_act(db, capsys):
     who = state.current_player()
     texts = {analysis.move_text(state, a) for a in state.legal_actions()}
     first = out.splitlines()[0]
-    said = first.split(f"P{who + 1}: ", 1)[1].split("  (expected final")[0]
+    said = first.split(f"P{who + 1}: ", 1)[1].split("  (margin ")[0]
     assert said.split("; circle")[0] in texts, (said, first)
     assert "next best" in out
+    # the one measure (2 players: the margin), named, and the next best never above the best
+    assert "margin: the expected final margin over the best other player" in out
+    best = float(first.rsplit("(margin ", 1)[1].rstrip(")"))
+    nxt = out.splitlines()[1]
+    second, less = nxt.rsplit("(margin ", 1)[1].rstrip(")").split(", ")
+    assert float(less.split()[0]) == round(best - float(second), 1) >= 0, out
 
 
 def test_hint_without_a_game_being_played_is_one_line(tmp_path, capsys):

@@ -77,25 +77,25 @@ def text(a: Any, label: str) -> str:
     lines = [f"{label}: {a.game}, {len(a.players)} player(s) ({', '.join(a.players)})"
              f"{'' if a.finished else ', not finished'}; {a.budget_s:g} s a decision"
              f" ({a.seconds:.0f} s in all)"]
-    solo = len(a.players) == 1
-    unit = "expected points lost" if solo else "expected points lost (of the margin over the best other)"
+    unit = a.measure        # the one measure of every value and loss (analysis.measure)
     marks = ", ".join(f"{m} >= {v:g}" for m, v in reversed(list(a.as_json()["thresholds"].items())))
-    lines.append(f"lost: {unit}; marks: {marks}")
+    lines.append(f"measure: {unit}, the {analysis.MEASURES[unit]}, as the search values each move; "
+                 f"lost = best - played on it; marks: {marks}")
     for s in a.summary():
         p = s["player"] - 1
         who = f"P{p + 1}" + (f" {s['name']}" if s["name"] != f"P{p + 1}" else "")
         lines += ["", f"{who}: final {s['final']}"]
-        rows = [("turn", "round", "roll", "played", "exp", "best", "exp", "lost", "mark")]
+        rows = [("turn", "round", "roll", "played", unit, "best", unit, "lost", "mark")]
         for k, t in enumerate((t for t in a.turns if t.player == p), start=1):
-            rows.append((str(k), str(t.round), t.roll, t.played, f"{t.played_points:.1f}",
-                         "=" if t.best == t.played else t.best, f"{t.best_points:.1f}", f"{t.lost:.1f}",
-                         "forced" if t.forced else t.mark))
+            rows.append((str(k), str(t.round), t.roll, t.played, analysis.value_text(t.played_value, unit),
+                         "=" if t.best == t.played else t.best, analysis.value_text(t.best_value, unit),
+                         f"{t.lost:.{analysis.DIGITS}f}", "forced" if t.forced else t.mark))
         w = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
         for r in rows:
             lines.append("  " + "  ".join(cell.rjust(w[c]) if c in (0, 1, 4, 6, 7) else cell.ljust(w[c])
                                           for c, cell in enumerate(r)).rstrip())
         per = ", ".join(f"{m['turns']} {name}(s) -{m['lost']:g}" for name, m in reversed(list(s["marks"].items())))
-        lines.append(f"  lost {s['lost']:g} in {s['turns']} turns ({s['mean_lost']:g} a turn): {per}; "
+        lines.append(f"  lost {s['lost']:g} ({unit}) in {s['turns']} turns ({s['mean_lost']:g} a turn): {per}; "
                      f"{s['on_the_mark']} of {s['turns']} turns within {a.as_json()['near']:g} of the best")
     if a.skipped:
         lines += ["", f"{len(a.skipped)} turn(s) not analysed, played out of turn or against the rules "
@@ -138,11 +138,15 @@ def hint(args: argparse.Namespace) -> int:
     d = analysis.decide(state, who, budget_s=args.budget, seed=args.seed)
     name = rec.players[who]
     who_text = f"P{who + 1}" + (f" {name}" if name != f"P{who + 1}" else "")
+    m = analysis.measure(len(rec.players))
     print(f"game {gid}, round {state.round} ({analysis.roll_text(state)}): "
-          f"{who_text}: {d.best.text}  (expected final {d.best.points:.1f})")
+          f"{who_text}: {d.best.text}  ({m} {analysis.value_text(d.best.value, m)})")
     if d.second is not None:
-        print(f"  next best: {d.second.text}  (expected final {d.second.points:.1f})")
-    print(f"  {d.considered} move(s) considered, {d.playouts} playouts, {args.budget:g} s")
+        below = round(d.best.value, analysis.DIGITS) - round(d.second.value, analysis.DIGITS)
+        print(f"  next best: {d.second.text}  ({m} {analysis.value_text(d.second.value, m)}, "
+              f"{below:.{analysis.DIGITS}f} less)")
+    print(f"  {m}: the {analysis.MEASURES[m]}; {d.considered} move(s) considered, {d.playouts} playouts, "
+          f"{args.budget:g} s")
     return 0
 
 

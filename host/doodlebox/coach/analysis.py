@@ -9,9 +9,13 @@ player did: the engine action and, where a drawing let them choose, the value ci
 The turn's actions are valued in one evaluate() call, the played one among them, so the best
 and the played move are compared on the same playouts; a circle chosen is valued in a second
 call on the state after the drawing, with the same seed (with `playouts=`, exactly the values
-the first call gave that drawing's plans). The loss is the best's value minus the played one's
-(never negative), in the search's objective: points solo, the margin over the best other with
-others.
+the first call gave that drawing's plans).
+
+One measure throughout, the one the search decides by (search.objective, `measure`): solo, the
+expected final points; with others, the expected final margin over the best other player (own
+points minus the highest other's). A turn shows the played move's and the best move's value on
+it and the loss, best - played: never negative, and a played move valued as high as the best is
+the best. The marks are on the same measure.
 """
 from __future__ import annotations
 
@@ -31,13 +35,29 @@ ANALYSE_BUDGET_S = 0.2   # `doodlebox analyse`'s time per decision (a 3-player C
 HINT_BUDGET_S = 0.5      # `doodlebox hint`'s (p95 under 1 s with a 6's many plans: make bench)
 WEB_PLAYOUTS = 4         # the web page's analysis: playouts per plan (fixed: the same chart every time)
 CIRCLE_SHARE = 0.25      # of the budget, for valuing the circle after a drawing
-MARKS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))   # expected points lost, at least
+MARKS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))   # lost on the measure, at least
 NEAR = 2.0               # a turn "on the mark": lost less than this (the accuracy line)
 PLAYS = ("draw", "house", "floor", "pass")
+DIGITS = 1               # a turn's values and loss, rounded (the loss is the rounded values' difference)
+# the measure a turn is valued on (search.objective): its name (the table's column) and its words
+MEASURES = {"points": "expected final points",
+            "margin": "expected final margin over the best other player (own points minus the highest other's)"}
+
+
+def measure(players: int) -> str:
+    """The measure moves are valued on in a game of `players`: "points" solo, "margin" with others
+    (search.objective: what the search maximises, so what its best move is best on)."""
+    return "points" if players == 1 else "margin"
+
+
+def value_text(value: float, measure_name: str) -> str:
+    """A value on the measure as the table prints it: "41.0" points, "+3.0" or "-12.5" a margin."""
+    value = round(value, DIGITS) + 0.0        # (+ 0.0: never "-0.0")
+    return f"{value:+.{DIGITS}f}" if measure_name == "margin" else f"{value:.{DIGITS}f}"
 
 
 def mark(lost: float) -> str:
-    """"blunder", "mistake", "inaccuracy" or "" for a turn that lost `lost` expected points."""
+    """"blunder", "mistake", "inaccuracy" or "" for a turn that lost `lost` on the measure."""
     for name, at_least in MARKS:
         if lost >= at_least:
             return name
@@ -85,7 +105,8 @@ def roll_text(state: State) -> str:
 @dataclass
 class Choice:
     """A move valued: the engine action, the value circled after it (None: no choice), the
-    expected final points and the search's value (points solo; margin with others)."""
+    player's own expected final points (not shown: the search does not decide by them) and the
+    value on the measure (`measure`: points solo; margin with others)."""
     action: Any
     circle: int | None
     points: float
@@ -95,7 +116,9 @@ class Choice:
 
 @dataclass
 class Decision:
-    """A decision valued: the best move, the played one (None for a hint), the next best, the loss."""
+    """A decision valued: the best move, the played one (None for a hint), the next best, the loss
+    (best.value - played.value: never negative; the played move is the best when it is valued as
+    high)."""
     best: Choice
     played: Choice | None
     second: Choice | None
@@ -134,7 +157,9 @@ def decide(state: State, who: int | None = None, played: Any = None, circle: int
     """Value the decision of `who` (default: the player to act) in `state` (a dice edition's
     phase TURN or CIRCLE; or a Deadly Doodles placement: deadly.narrow's actions, random
     playouts): the best move with its circle, `played` (with the value `circle`d after it, if
-    any) on the same playouts, the next best, the points lost by the played move.
+    any) on the same playouts, the next best, what the played move lost on the measure (the
+    search's value: points solo, margin with others). A played move valued as high as the best
+    is the best (`best` is then `played`).
     `seed` fixes the playouts' dice; `playouts` instead of `budget_s` gives every plan exactly
     that many (deterministic)."""
     who = state.current_player() if who is None else who
@@ -182,6 +207,8 @@ def decide(state: State, who: int | None = None, played: Any = None, circle: int
             mine, cut = choice(e, circle)
             lost = max(0.0, evals[0].value - e.value) + max(0.0, cut)
             mine.value = best.value - lost
+            if lost <= 0.0:      # valued as high as the best on the same playouts: it is a best move
+                best = mine
     forced = len(legal) == 1 and (mine is None or mine.circle is None)
     return Decision(best, mine, second, lost, len(evals), spent, forced)
 
@@ -189,14 +216,15 @@ def decide(state: State, who: int | None = None, played: Any = None, circle: int
 # -- a whole game ---------------------------------------------------------------------------------
 @dataclass
 class Turn:
-    """One turn of one player, analysed."""
+    """One turn of one player, analysed: the played and the best move in words, their values on
+    the analysis's measure (rounded to DIGITS) and the loss, their difference (`turn`)."""
     player: int
     round: int
     roll: str
     played: str
     best: str
-    played_points: float
-    best_points: float
+    played_value: float
+    best_value: float
     lost: float
     mark: str
     forced: bool
@@ -210,10 +238,19 @@ class Turn:
         d = asdict(self)
         for k in ("played_action", "played_circle", "best_action", "best_circle", "state"):
             d.pop(k)
-        d["played_points"] = round(self.played_points, 2)
-        d["best_points"] = round(self.best_points, 2)
-        d["lost"] = round(self.lost, 2)
         return d
+
+
+def turn(player: int, roll: str, d: Decision, state: Any, action: Any, circled: int | None = None) -> Turn:
+    """Decision `d` of `player` in `state` (the played `action`, `circled` after it) as a turn: both
+    values rounded to DIGITS, the loss the difference of the rounded values (so a reader's best -
+    played is the loss shown), its mark."""
+    mine = d.played
+    assert mine is not None
+    best_v, played_v = round(d.best.value, DIGITS) + 0.0, round(mine.value, DIGITS) + 0.0    # (never -0.0)
+    lost = round(max(0.0, best_v - played_v), DIGITS) + 0.0
+    return Turn(player, state.round, roll, mine.text, d.best.text, played_v, best_v, lost, mark(lost), d.forced,
+                action, circled, d.best.action, d.best.circle, state)
 
 
 @dataclass
@@ -250,8 +287,13 @@ class Analysis:
     # decision the rules gave that player (`doodlebox validate` lists them)
     skipped: list[tuple[int, int]] = field(default_factory=list)
 
+    @property
+    def measure(self) -> str:
+        """The measure of every value and loss: "points" solo, "margin" with others (`measure`)."""
+        return measure(len(self.players))
+
     def summary(self) -> list[dict]:
-        """Per player: turns analysed, expected points lost in all and per mark, the turns of each
+        """Per player: turns analysed, lost on the measure in all and per mark, the turns of each
         mark, the turns within NEAR of the best (on the mark) and the mean loss a turn."""
         out = []
         for p, name in enumerate(self.players):
@@ -260,10 +302,10 @@ class Analysis:
                 continue
             marks = {m: [t for t in mine if t.mark == m] for m, _ in MARKS}
             out.append({"player": p + 1, "name": name, "turns": len(mine),
-                        "lost": round(sum(t.lost for t in mine), 2),
+                        "lost": round(sum(t.lost for t in mine), DIGITS),
                         "mean_lost": round(sum(t.lost for t in mine) / len(mine), 2),
                         "on_the_mark": sum(1 for t in mine if t.lost < NEAR),
-                        "marks": {m: {"turns": len(ts), "lost": round(sum(t.lost for t in ts), 2)}
+                        "marks": {m: {"turns": len(ts), "lost": round(sum(t.lost for t in ts), DIGITS)}
                                   for m, ts in marks.items()},
                         "final": self.totals[p] if p < len(self.totals) else None})
         return out
@@ -272,6 +314,7 @@ class Analysis:
         return {"edition": self.edition, "game": self.game, "players": self.players, "totals": self.totals,
                 "finished": self.finished, "budget_s": self.budget_s, "playouts": self.playouts,
                 "seconds": round(self.seconds, 2),
+                "measure": self.measure, "measure_text": MEASURES[self.measure],
                 "thresholds": {m: v for m, v in MARKS}, "near": NEAR,
                 "turns": [t.as_json() for t in self.turns], "summary": self.summary(),
                 "hindsight": self.hindsight.as_json() if self.hindsight else None,
@@ -323,10 +366,7 @@ def _analyse_deadly(rp: Any, game_name: str, player: int | None, budget_s: float
         if player is not None and who != player:
             continue
         d = decide(before, who, a, budget_s=budget_s, seed=seed * 100003 + k, playouts=playouts)
-        mine = d.played
-        assert mine is not None
-        out.append(Turn(who, before.round, cards_text(before, who), mine.text, d.best.text, mine.points,
-                        d.best.points, d.lost, mark(d.lost), d.forced, a, None, d.best.action, None, before))
+        out.append(turn(who, cards_text(before, who), d, before, a))
     analysis = Analysis(state.game.edition, game_name, list(rp.record.players), list(state.scores()),
                         state.is_terminal(), budget_s, playouts, 0.0, out)
     analysis.seconds = time.perf_counter() - t0
@@ -357,10 +397,7 @@ def analyse(rp: Any, game_name: str = "", player: int | None = None, budget_s: f
             skipped.append((who, before.round))      # a violation: no decision of the rules to value
             continue
         d = decide(before, who, a, circled, budget_s=budget_s, seed=seed * 100003 + k, playouts=playouts)
-        mine = d.played
-        assert mine is not None
-        out.append(Turn(who, before.round, roll_text(before), mine.text, d.best.text, mine.points, d.best.points,
-                        d.lost, mark(d.lost), d.forced, a, circled, d.best.action, d.best.circle, before))
+        out.append(turn(who, roll_text(before), d, before, a, circled))
     res = state.result()
     names = list(rp.record.players)
     analysis = Analysis(state.game.edition, game_name, names, list(res.totals), state.is_terminal(), budget_s,

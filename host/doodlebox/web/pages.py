@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
+from doodlebox.coach.analysis import MEASURES, measure
 from doodlebox.web.live import BUTTONS
 
 HEAD = """<!doctype html>
@@ -189,22 +190,24 @@ def game(db: str, g: dict, writes: str = "open") -> str:
                        f"<figcaption>{esc(name)}</figcaption></figure>\n")
         out.append("</div>\n")
     if g.get("record") is not None and g.get("edition") not in ("deadly", "puzzle"):
-        out.append(_coach(gid))
+        out.append(_coach(gid, len(g["record"].get("players") or g["players"])))
     out.append("</section>\n")
     out.append(TAIL)
     return "".join(out)
 
 
-def _coach(gid: int) -> str:
-    """A dice game's coach: the chart of expected final scores (made when the browser asks for it:
-    web/coach.py) and its mistakes and blunders, listed by the script from /api/game/N/coach."""
-    return ('<h3>Coach</h3>\n<p class="note">Each player\'s expected final score after each turn, '
-            "as the coach's search values the move played (docs/coach.md); made once per game, "
-            "it takes some seconds.</p>\n"
+def _coach(gid: int, players: int) -> str:
+    """A dice game's coach: the chart of each player's value on the coach's one measure after each
+    turn (made when the browser asks for it: web/coach.py) and its mistakes and blunders, listed by
+    the script from /api/game/N/coach."""
+    what = MEASURES[measure(players)]
+    return ('<h3>Coach</h3>\n<p class="note">Each player\'s ' + esc(what) + " after each turn, as the "
+            "coach's search values the move played; a mistake's loss is on the same measure "
+            "(docs/coach.md). Made once per game, it takes some seconds.</p>\n"
             # its src set by the script once /api/game/N/coach answered (the analysis is then kept):
             # an <img> of a chart still being made held the page's load for its 20-40 s
             f'<img class="chart" id="coach-chart" data-src="/game/{gid}/coach.svg" '
-            'alt="expected final score per turn">\n'
+            f'alt="{esc(what)}, per turn">\n'
             f'<h4>Mistakes and blunders</h4>\n<ol id="coach-losses" data-game="{gid}"></ol>\n'
             '<p id="coach-note" class="note">the coach is analysing this game...</p>\n')
 

@@ -258,13 +258,17 @@
             note(a.error || a.why || "");
             return;
           }
+          // the analysis's one measure (docs/coach.md): a margin signed, as `doodlebox analyse` prints it
+          const value = (v) => (a.measure === "margin" && v >= 0 ? "+" : "") + v.toFixed(1);
           a.losses.forEach((t) => {
             const li = document.createElement("li");
-            li.textContent = t.name + ", round " + t.round + " (" + t.roll + "): " + t.mark + ", -" +
-              t.lost.toFixed(1) + " expected points: played " + t.played + "; best " + t.best;
+            li.textContent = t.name + ", round " + t.round + " (" + t.roll + "): " + t.mark + ", lost " +
+              t.lost.toFixed(1) + ": played " + t.played + " (" + a.measure + " " + value(t.played_value) +
+              "); best " + t.best + " (" + a.measure + " " + value(t.best_value) + ")";
             losses.appendChild(li);
           });
-          note((a.losses.length ? "" : "none. ") + "Thresholds in expected points lost: " +
+          note((a.losses.length ? "" : "none. ") + "Measure: " + a.measure + ", the " + a.measure_text +
+            "; lost = best - played on it. Thresholds: " +
             Object.entries(a.thresholds).map((e) => e[0] + " >= " + e[1]).join(", ") + " (" + a.playouts +
             " playouts a move)");
           document.body.dataset.coached = String(a.losses.length);
