@@ -110,27 +110,38 @@ def _chunk(app, own, msg):
                 why = "not the sheet named"
         except ValueError:
             why = "not JSON"
-    held = own.held(store)
-    same = [f for e, m, h, f in held if e == ed and m == n]
-    if not why and len(held) - len(same) >= _MOST:
+    others = 0                      # the sheets it leaves held
+    same = []                       # the ones it replaces: of its game and name, no game played on them
+    for e, m, h, f in own.held(store):
+        if e == ed and m == n and h != x and h != app.own:
+            same.append(f)
+        elif h != x:
+            others += 1
+    if not why and others >= _MOST:
         why = "the console holds %d sheets" % _MOST
+    # the choices follow it first, then it is put in place, then the ones it replaces go: a power
+    # cut after the first step leaves a choice of a sheet not held (the default played until the PC
+    # sends it again at the next hello), never the old sheet chosen once the new one is held
+    for f in same if not why else ():
+        own.moved(store, f[-21:-9], x)
     name = "sh/%s.%s.%s.%s" % (ed, n, x, crc)
     if not why and not store.save(name, text):
         why = "the flash refused it (full?)"
+        for f in same:
+            own.moved(store, x, f[-21:-9])
     if why:
         _err(app, "sheet %s (%s): %s: not kept" % (x, n, why))
         return
-    for f in same:                  # the one it replaces, unless a game is being played on it
-        if f != name and f[-21:-9] != app.own:
-            store.remove(f)
-            own.moved(store, f[-21:-9], x)
+    for f in same:
+        store.remove(f)
     app._tx.append(link.encode({"t": "got", "x": x, "i": of}))
     hello(app, own)
 
 
 def _use(app, own, msg):
     ed, x, at = msg["ed"], msg["x"], msg["at"]
-    if at > own.choices(app.store).get("at", 0) and (not x or own.name_of(app.store, x)):
+    # the newest choice it has not taken (an equal `at`: another game's choice in the same batch)
+    if at >= own.choices(app.store).get("at", 0) and (not x or own.name_of(app.store, x)):
         own.choose(app.store, ed, x, at)
     hello(app, own)
 

@@ -75,8 +75,8 @@ def superseded(store, x):
         if hx == x:
             for e2, n2, hx2, f2 in h:
                 if e2 == e and n2 == n and hx2 != x:
+                    moved(store, x, hx2)     # (the choices first, as app_sheets does)
                     store.remove(f)
-                    moved(store, x, hx2)
                     return
 
 

@@ -77,6 +77,17 @@ def test_a_sheet_sent_in_chunks_is_held_chosen_shown_and_played():
     assert t.app.own == sheet.hash
 
 
+def test_two_games_chosen_with_the_same_at_are_both_taken():
+    t = SheetTable()
+    city = city_sheet()
+    side = library.add_data(dict(json.loads(library.find("deadly-a").path.read_text()), name="Ours"), "our-map", "t")
+    t.give(city)
+    t.give(side)
+    t.send({"t": "use", "ed": "city", "x": city.hash, "at": 7})
+    t.send({"t": "use", "ed": "deadly", "x": side.hash, "at": 7})
+    assert sorted(t.said("sheets")[-1]["use"]) == [["city", 0], ["deadly", 1]]
+
+
 def test_a_chunk_out_of_order_is_answered_with_where_the_console_is_and_chunk_0_begins_again():
     t = SheetTable()
     sheet = city_sheet()

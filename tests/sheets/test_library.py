@@ -139,3 +139,14 @@ def test_a_library_spoilt_by_hand_says_what_and_uses_nothing_spoilt(tmp_path, da
     (folder / "library.json").write_text("{torn")
     with pytest.raises(library.SheetError, match=r"library\.json: cannot be read"):
         library.sheets()
+
+
+def test_choices_made_in_one_second_are_each_later_than_the_one_before(tmp_path):
+    library.add(write(tmp_path, "a.json", city(name="A", trees=11)))
+    side = json.loads(library.find("deadly-a").path.read_text()) | {"name": "B"}
+    library.add_data(side, "b", "a test")
+    library.use("a")
+    library.use("b")
+    got = library.choices()
+    assert got["deadly"][1] > got["city"][1]       # the console takes each (docs/protocol.md, `use`)
+

@@ -44,6 +44,7 @@ class Courier:
         self.uses: list[tuple[str, str, int]] = []  # (game, hash or "", at) to tell once the sheets are there
         self.sending: _Sending | None = None
         self.told_old: set[str] = set()             # consoles of version 4 told that they take no sheets
+        self.chosen: dict[str, library.Sheet] = {}  # the table's choices it last went by ({game: sheet})
         self.sent = 0                               # sheets that arrived, this run
         self.failed: list[str] = []                 # the sheets that did not arrive, said
 
@@ -79,6 +80,7 @@ class Courier:
                              f"the default is played (choose again: doodlebox sheets use NAME)")
                 continue
             out[game] = sheet
+        self.chosen = dict(out)
         return out
 
     def on_sheets(self, console: Console, msg: dict) -> None:

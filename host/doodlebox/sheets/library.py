@@ -253,7 +253,11 @@ def use(name: str, at: int | None = None) -> Sheet:
     again; in Deadly Doodles either default side: the printed sides, chosen in the console's lobby)."""
     sheet = find(name)
     game = game_of(sheet)
-    current = {g: {"name": n, "at": t} for g, (n, t) in choices().items()}
-    current[game] = {"name": name, "at": at or int(time.time())}
+    chosen = choices()
+    current = {g: {"name": n, "at": t} for g, (n, t) in chosen.items()}
+    # each choice later than the ones before (the console takes the newest it has not taken: two
+    # made in one second must not look like one)
+    latest = max((t for _, t in chosen.values()), default=0)
+    current[game] = {"name": name, "at": at or max(int(time.time()), latest + 1)}
     _atomic(folder() / CHOICES, json.dumps({"use": current}, indent=1, sort_keys=True) + "\n")
     return sheet

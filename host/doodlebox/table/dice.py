@@ -219,7 +219,7 @@ class Table(Players):
 
 class SheetWatch(Courier):
     """The link's Courier (logger/sheets.py: the table's sheets sent to the console after its hello),
-    watched by the table: the table's choices it goes by (`wanted`: {game: the library's Sheet}),
+    watched by the table: the table's choices it goes by (the Courier's `chosen`: {game: the library's Sheet}),
     what it said (`notes`), and the console's latest `sheets` (what it holds, what each game
     plays). wait() returns once it has nothing more to send and the console plays the table's
     sheet for the game."""
@@ -233,15 +233,8 @@ class SheetWatch(Courier):
 
         super().__init__(note)
         self.lock = threading.Lock()
-        self.wanted: dict[str, Any] = {}
         self.said: dict | None = None          # the console's latest `sheets`
         self.said_at = 0.0                     # ... when it came (time.monotonic())
-
-    def _wanted(self) -> dict[str, Any]:
-        """The Courier's own (the table's choices that can be used), kept for the table."""
-        out = super()._wanted()
-        self.wanted = dict(out)
-        return out
 
     def on_sheets(self, console, msg: dict) -> None:
         with self.lock:
@@ -256,7 +249,7 @@ class SheetWatch(Courier):
     def data(self, sx: str) -> Any:
         """The data of the table's sheet of hash `sx` this link goes by, or None."""
         with self.lock:
-            found = [s.data for s in self.wanted.values() if s.hash == sx]
+            found = [s.data for s in self.chosen.values() if s.hash == sx]
         return found[0] if found else None
 
     def wait(self, link: LinkThread, edition: str, timeout: float = SHEETS_WAIT_S) -> dict[str, tuple[str, str]]:
@@ -275,7 +268,7 @@ class SheetWatch(Courier):
             with self.lock:
                 said, said_at = self.said, self.said_at
                 idle = self.sending is None and not self.queue
-                chosen = self.wanted.get(edition)
+                chosen = self.chosen.get(edition)
                 told = list(self.notes)
             if said is not None and idle:
                 held = {x for _, _, x in said["held"]}
