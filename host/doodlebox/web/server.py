@@ -39,7 +39,7 @@ already made is served to anyone.
 | `/player/N` | person N: their rating chart and games, per edition |
 | `/game/N` | game N: names, table, rounds, violations, sheets |
 | `/game/N/sheet/S.png` | seat S's sheet (1-based) |
-| `/game/N/coach.svg` | a dice game's expected final score per turn, each player (web/coach.py) |
+| `/game/N/coach.svg` | a dice game's moves valued per turn on the coach's measure, each player (web/coach.py) |
 | `/api/game/N/coach` | JSON: its analysis (`doodlebox analyse --json`'s fields, with `losses`); 202 while under way |
 | `/stats/NAME.png` | one chart of `doodlebox stats` (dice, scores, wins, solo) |
 | `/live/panel.png` | the virtual console's e-paper panel |
