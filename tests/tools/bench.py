@@ -13,11 +13,15 @@
 5. Live validation: the PC's verdict after event 10 and after event 130 of the same game,
    through `doodlebox log`'s path (livegame.LiveGames), and what a whole replay costs there.
 6. Hints end to end: the chord on the virtual console to the PC's answer on its panel (bench_console_hint.py).
+7. The table's sheets: the firmware's heap in the VM with a table's sheet held and a game begun on
+   it (City, a Deadly Doodles map side), and the time a sheet takes to reach the virtual console
+   through the shipped link over the pty, from its hello to its `sheets` holding it.
 
 `.venv/bin/python tests/tools/bench.py --only heap [--edition E ...] [--no-games | --no-power-up]`
 prints only the firmware's heap: whole games (1.) and the power-up with a full journal;
 `--only live` only live validation (5.); `--only club` only 20 consoles logged at once by one
-`doodlebox log` into PostgreSQL and into SQLite (issue 22: tests/tools/bench_club.py).
+`doodlebox log` into PostgreSQL and into SQLite (issue 22: tests/tools/bench_club.py); `--only sheets`
+only the table's sheets (7.).
 """
 from __future__ import annotations
 
@@ -508,14 +512,106 @@ def bench_hints(positions: int = 24) -> None:
               f"{statistics.median(made):12g} {min(made):12}", flush=True)
 
 
+def own_flash(sheet) -> dict[str, str]:
+    """A console's flash holding `sheet` (a library Sheet) as the PC's link leaves it, chosen for its
+    game (docs/protocol.md, "The table's sheets"): sh/<ed>.<name>.<hash>.<crc> and sh/use."""
+    import json
+    import zlib
+
+    from doodlebox.sheets import console as console_form
+
+    raw = console_form.content(sheet)
+    game = console_form.game_of(sheet)
+    return {f"sh/{game}.{sheet.name}.{sheet.hash}.{zlib.crc32(raw):08x}": raw.decode(),
+            "sh/use": json.dumps({game: sheet.hash, "at": 1})}
+
+
+def bench_sheets(tmp: Path, sends: int = 5) -> None:
+    """The table's sheets (issue 35): the firmware's live heap in the 192K VM (heap_report.game_heap:
+    the board built, the lobby, a game of 3 begun by the lobby's ROLL) on its default and with a
+    table's sheet held and chosen, a game begun on it; then the time a sheet takes to reach the
+    virtual console (the firmware in the VM behind a pty) through the shipped link (LinkThread and
+    its courier, as `doodlebox log` follows a virtual console), from the console's hello (the PC's
+    handshake made: logger/sheets.py Courier.hello) to its `sheets` holding the sheet, each sheet
+    a new one of its name replacing the last (the console plugged in again for its hello)."""
+    import json
+
+    from faults_sheets import VmConsole, _wait, data_home
+    from heap_report import game_heap
+
+    from doodlebox.rules.dice import layout
+    from doodlebox.sheets import console as console_form
+    from doodlebox.sheets import library
+
+    heading("the table's sheets: firmware heap in the VM (192K) with a table's sheet held and a game begun on it")
+    print(f"{'game':34} {'content B':>9} {'board':>8} {'lobby':>8} {'game':>8} {'qstrs':>6}")
+    with data_home():
+        city = dict(json.loads(layout.default_path("city").read_text()), name="Our City")
+        side = dict(json.loads(library.find("deadly-a").path.read_text()), name="Our map")
+        rows = [("City, its default sheet", "city", None),
+                ("City, the table's sheet", "city", library.add_data(city, "our-city", "bench")),
+                ("Deadly Doodles, map side A", "deadly", None),
+                ("Deadly Doodles, the table's side", "deadly", library.add_data(side, "our-map", "bench"))]
+        for label, edition, sheet in rows:
+            h = game_heap(edition, flash=own_flash(sheet) if sheet is not None else None)
+            size = f"{len(console_form.content(sheet)):,}" if sheet is not None else "-"
+            print(f"{label:34} {size:>9} {h['board'][0]:>8,} {h['lobby'][0]:>8,} {h['game'][0]:>8,} "
+                  f"{h['game'][1]:>6}", flush=True)
+    print("live bytes after a collection; qstrs: names interned with the game begun. The sheet's content is")
+    print("  held on flash and read whole once, at the game's start (doodle/ownsheet.py read: its constants an")
+    print("  object), where a default's are the generated module's (doodle/ed_city.py, deadly_a.py).")
+
+    heading("the table's sheets: one sheet to the virtual console (VM) through the shipped link over the pty")
+    print(f"{'sheet':26} {'content B':>9} {'frames':>6} {'sends':>5} {'median ms':>9} {'min ms':>7} {'max ms':>7}")
+    with data_home() as d:
+        base = json.loads(layout.default_path("city").read_text())
+        a_side = json.loads(library.find("deadly-a").path.read_text())
+        kinds = [("City sheet", lambda k: library.add_data(dict(base, name="Ours", trees=10 + k), "ours", "bench",
+                                                           replace=True)),
+                 ("Deadly Doodles map side", lambda k: library.add_data(dict(a_side, name=f"Our map {k}"), "our-map",
+                                                                        "bench", replace=True))]
+        con = None
+        try:
+            for label, make in kinds:
+                took, sheet = [], None
+                for k in range(sends + 1):
+                    sheet = make(k)
+                    library.use(sheet.name, 1_700_000_000 + 10 * k + (100 if label.startswith("Deadly") else 0))
+                    if con is None:
+                        con = VmConsole(d, seed=3)
+                    else:
+                        con.pull()               # plugged in again: its hello, then the sheet
+                    c, x, ed = con.courier, sheet.hash, "city" if label.startswith("City") else "deadly"
+                    held = _wait(lambda c=c, x=x: c.holds(x), 60, 0.001)
+                    if held is None:
+                        print(f"{label:26} the sheet did not arrive: {con.notes[-2:]}")
+                        break
+                    hello = max(t for t in c.hellos if t <= held)
+                    if k:                        # (the first: the console's boot and first link, not counted)
+                        took.append((held - hello) * 1000)
+                    _wait(lambda c=c, x=x, ed=ed: c.plays(x, ed), 30, 0.01)   # its `use` taken
+                if took and sheet is not None:
+                    print(f"{label:26} {len(console_form.content(sheet)):>9,} {len(console_form.frames(sheet)):>6} "
+                          f"{len(took):>5} {statistics.median(took):>9.0f} {min(took):>7.0f} {max(took):>7.0f}",
+                          flush=True)
+        finally:
+            if con is not None:
+                con.stop()
+    print("from the console's hello (after each re-plug of its cable) to its `sheets` saying it holds the sheet, wall")
+    print("  clock: the PC's `sheet` frames one at a time (stop and wait for each `got`), the console writing each")
+    print("  chunk to flash, checking the whole (CRC, the game it is of) and renaming it into place; each a new")
+    print("  sheet replacing the last of its name (the first, on the console's first boot, not counted).")
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(description="doodlebox benchmarks (figures, not assertions)")
-    ap.add_argument("--only", choices=("heap", "live", "club"), help="heap: only the firmware's heap in whole games "
-                    "and at a power-up with a full journal (issue 17's figures); live: only live validation's cost "
-                    "per event (issue 19's); club: only 20 consoles logged at once into PostgreSQL and SQLite "
-                    "(issue 22's)")
+    ap.add_argument("--only", choices=("heap", "live", "club", "sheets"),
+                    help="heap: only the firmware's heap in whole games and at a power-up with a full journal "
+                    "(issue 17's figures); live: only live validation's cost per event (issue 19's); club: only "
+                    "20 consoles logged at once into PostgreSQL and SQLite (issue 22's); sheets: only the "
+                    "table's sheets (issue 35's)")
     ap.add_argument("--edition", action="append", choices=EDITIONS,
                     help="with --only heap: this game only (repeatable; default all seven)")
     ap.add_argument("--no-games", action="store_true", help="with --only heap: only the full-journal power-up")
@@ -531,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.only == "live":
             bench_live_validation(tmp)
+            return 0
+        if args.only == "sheets":
+            bench_sheets(tmp)
             return 0
         import bench_club
         import bench_console_hint
@@ -551,6 +650,7 @@ def main(argv: list[str] | None = None) -> int:
         bench_coach()
         bench_hints()
         bench_console_hint.bench_console_hint(tmp)
+        bench_sheets(tmp)
     print(f"\nmachine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     return 0
 

@@ -17,6 +17,10 @@ counted too: tests/tools/vm_faults.py.
 
 WHAT WAS ACKNOWLEDGED: the database deleted or replaced, its -shm spoilt, SIGTERM and SIGHUP,
 the console back on a new port: each line says "acknowledged but not stored" (tests/tools/faults_acks.py).
+
+THE TABLE'S SHEETS: a sheet sent to the console with the power cut at every byte of every write,
+its frames spoilt, the cable pulled mid-sheet on the virtual console, the sheet of a game being
+played replaced and dropped: each line says "spoilt kept" and "lost" (tests/tools/faults_sheets.py).
 """
 from __future__ import annotations
 
@@ -45,6 +49,7 @@ import house  # noqa: E402
 house.on_path()
 
 import faults_acks  # noqa: E402
+import faults_sheets  # noqa: E402
 import faults_sync  # noqa: E402
 import faults_web  # noqa: E402
 from fakeconsole import FakeConsole, game_events  # noqa: E402
@@ -620,6 +625,7 @@ FAULTS: list[tuple[str, Callable[[int, random.Random], dict | None], int, int]] 
     *faults_acks.FAULTS,     # the database deleted, replaced, its -shm spoilt; SIGTERM, SIGHUP; a new port
     *faults_web.FAULTS,      # the page's server: 200 concurrent requests, 60 slow clients, clients asking for analyses
     *faults_sync.FAULTS,     # venues synced into a league in every order, beside a logger, at once
+    *faults_sheets.FAULTS,   # the table's sheets: power cut at every byte, spoilt frames, cable pulled, a game's own
 ]
 
 
@@ -632,6 +638,8 @@ def line(r: dict) -> str:
         return faults_web.line(head, r)
     if "sync" in r:
         return faults_sync.line(head, r)
+    if "sheets" in r:
+        return faults_sheets.line(head, r)
     if "crashes" in r:
         return (f"{head}, crashes {r['crashes']}, corrupt events accepted {r['corrupt events accepted']} "
                 f"({r['decoded']:,} decoded, {r['stored']:,} events stored, {r['refused']:,} of them as refused, "
@@ -665,6 +673,8 @@ def failed(r: dict) -> bool:
         return faults_web.failed(r)
     if "sync" in r:
         return faults_sync.failed(r)
+    if "sheets" in r:
+        return faults_sheets.failed(r)
     if "crashes" in r:
         return bool(r["crashes"] or r["corrupt events accepted"])
     return bool(r["lost"] or r["duplicated"] or r.get("wrong") or r.get("acked_before_stored")
