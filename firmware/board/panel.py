@@ -9,8 +9,11 @@
 # as is). Black text on white.
 #
 # Layout: line 0 is the title, drawn at double size (16 px high, up to 18 characters)
-# from y=0, with a 1 px rule at y=17. The other lines (up to 14, 37 characters each) start
-# at y=19 with a 9 px pitch when they fit (up to 12 lines), else an 8 px pitch (13 lines);
+# from y=0, with a 1 px rule at y=17; a longer one is drawn double height only (up to 37). When
+# line 1 starts with "^" it is the action (what the player to act is to do now): it is drawn
+# there in the title's place and size, and the title as the first line of the body (the app
+# keys the full refresh on line 0, the title: it stays the round's). The other lines (up to
+# 14, 37 characters each) start at y=19 with a 9 px pitch when they fit (up to 12 lines), else an 8 px pitch (13 lines);
 # 14 lines are packed at an 8 px pitch from y=16 with no rule. A line starting with "!" is
 # drawn white on a black bar (the "!" is not shown).
 #
@@ -172,9 +175,13 @@ class Panel:
         if not lines:
             return
         y0 = k * BAND
-        if k == 0:
-            self._title(lines[0])
         body = lines[1:]
+        top = lines[0]
+        if body and body[0].startswith("^"):   # the action: drawn on top, the title as a line
+            top = body[0][1:]
+            body[0] = lines[0]
+        if k == 0:
+            self._title(top)
         n = 0
         chars = _LINE_CHARS
         for s in body:
@@ -317,28 +324,33 @@ class Panel:
 
     def _title(self, s):
         # draw at 1x into the scratch buffer, then double: each scratch byte is one column
-        # of 8 pixels (VLSB) -> two bytes (pages 0 and 1) in two adjacent columns.
+        # of 8 pixels (VLSB) -> two bytes (pages 0 and 1) in two adjacent columns (one column:
+        # a line too long for double width is drawn double height only, up to _LINE_CHARS).
         s = str(s)
         inv = s.startswith("!")
         if inv:
             s = s[1:]
-        s = s[:_TITLE_CHARS]
+        wide = 2 if len(s) <= _TITLE_CHARS else 1
+        s = s[:_LINE_CHARS]
         tfb = self._tfb
-        tfb.fill(0 if inv else 1)
-        tfb.text(s, 0, 0, 1 if inv else 0)
         buf = self.buf
         w = self.width
         d = _DOUBLE
-        cols = len(s) * 8
         if inv:
             self.fb.fill_rect(0, 0, w, 16, 0)
         tb = self._tbuf
-        for cx in range(cols):
-            b = tb[cx]
-            lo = d[b & 15]
-            hi = d[b >> 4]
-            x = 2 * cx
-            buf[x] = lo
-            buf[x + 1] = lo
-            buf[w + x] = hi
-            buf[w + x + 1] = hi
+        x = 0
+        for at in range(0, len(s), _TITLE_CHARS):   # the scratch buffer holds _TITLE_CHARS
+            part = s[at:at + _TITLE_CHARS]
+            tfb.fill(0 if inv else 1)
+            tfb.text(part, 0, 0, 1 if inv else 0)
+            for cx in range(len(part) * 8):
+                b = tb[cx]
+                lo = d[b & 15]
+                hi = d[b >> 4]
+                buf[x] = lo
+                buf[w + x] = hi
+                if wide == 2:
+                    buf[x + 1] = lo
+                    buf[w + x + 1] = hi
+                x += wide

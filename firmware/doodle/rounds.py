@@ -86,6 +86,10 @@ class Game:
     via: int                   # the park (breaker) square the die pointed to
     values: list[int]          # values the player may circle, highest first
     shown: int                 # the one shown (index into values)
+    # what the last turn left the player to draw that no question asked (a tree or barrel its
+    # die cost, a value circled as the only one possible): (player, value or 0, 1 tree / 2
+    # barrel / 0, square); the panel says it until the next press (doodle/rounds_view.py)
+    said = None  # type: tuple | None
 
     def __init__(self, ed, players, control, number, emit, dice=None):
         self.ed = ed            # the edition's sheet (doodle/ed_<edition>.py)
@@ -185,6 +189,7 @@ class Game:
     def button(self, name, now=0):
         """A press at the table: ROLL rolls the console's dice when a round (or the start
         roads) is due, MENU asks to end the game, anything else is the turn's entry (enter)."""
+        self.said = None
         if name == "MENU":
             return "menu"
         dice = self.dice
@@ -410,6 +415,7 @@ class Game:
         die, i = self.die, self.square
         kind = ed.KINDS[i]
         self.taken[die] = p
+        cost = 0
         ev = {"k": "claim", "g": self.number, "r": self.round, "p": p, "i": die, "d": self.white[die],
               "row": i // ed.SIZE + 1, "col": i % ed.SIZE + 1, "v": v, "pc": "", "via": None}
         if self.via >= 0:
@@ -418,10 +424,12 @@ class Game:
                 self._tree(sheet)
             else:
                 sheet.barrels += 1
+            cost = ed.PARK
         else:
             del ev["via"]
             if ed.JOKERS and self.white[die] == 6:
                 self._tree(sheet)
+                cost = 1
         if kind == HOUSE:
             sheet.crossed[i] += 1
             del ev["pc"]
@@ -433,6 +441,9 @@ class Game:
             ev["fl"] = 1     # in the room "pc" left
         if v:
             self._circle(p, sheet, kind, v)
+        auto = v if self.phase == PIECE else 0     # circled with no question: the only value
+        if cost or auto:
+            self.said = (p, auto, cost, i)
         self.emit(ev)
         self._clear()
         self._next()

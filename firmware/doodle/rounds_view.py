@@ -2,8 +2,8 @@
 # first; "!" a black bar, "%" the legend's pieces) and the map of the current player's sheet
 # (board/panel.py draws them). docs/console.md, "The panel"
 # owner Game (doodle/rounds.py) as g: bonus_owner, can_pass, choices, column, current, ed, legend,
-#   lines, number, pc, phase, players, points, round, row, scored, setup_col, shared, sheets,
-#   shown, square, start_player, taken, values, version, white, whites
+#   lines, number, pc, phase, players, points, round, row, said, scored, setup_col, shared,
+#   sheets, shown, square, start_player, taken, values, version, white, whites
 from micropython import const
 
 from doodle import rounds
@@ -124,57 +124,101 @@ def _line(g, k, sig, build):
     return cache[k + 1]
 
 
-def _where(g):
-    """The square being entered, by row, column and the sheet's word for it."""
-    n = g.ed.SIZE
+_BIG_ROOM = const(37)      # an action line's characters (board/panel.py: 2x tall, 1x wide when long)
+
+
+def _piece_ask(g, n):
+    """The piece asked: where, by row, column and the sheet's word for the square, at n (after
+    "^P1"): "row 2, column 4 (shop): piece?", shorter when it does not fit; the word on a line of
+    its own when even "col" leaves no room (False: it fits)."""
+    size = g.ed.SIZE
     i = g.square
-    k = _int(_put(_int(_put(_int(_put(0, "P"), g.current() + 1), ": row "), i // n + 1), ", column "), i % n + 1)
-    return _text(k)
+    name = g.ed.NAMES[g.ed.KINDS[i]]
+    for col in (", column ", ", col "):
+        k = _int(_put(_int(_put(n, ": row "), i // size + 1), col), i % size + 1)
+        if k + len(name) + 11 <= _BIG_ROOM + 1:
+            return _put(_put(_put(k, " ("), name), "): piece?"), False
+    return _put(k, ": piece?"), True
+
+
+def _said(g):
+    """The last turn's drawing no question asked, as the action ("^P1: circled 4 (hotel)", "^P1:
+    cross out a tree", or both), or None."""
+    said = g.said
+    if said is None:
+        return None
+    ed = g.ed
+    n = _int(_put(0, "^P"), said[0] + 1)
+    word = ed.WORDS["tree" if said[2] == 1 else "barrel"] if said[2] else ""
+    if said[1]:
+        n = _int(_put(n, ": circled "), said[1])
+        name = ed.NAMES[ed.KINDS[said[3]]]
+        if n + len(name) + (len(word) + 14 if word else 0) <= _BIG_ROOM - 2:   # "^", " (", ")"
+            n = _put(_put(_put(n, " ("), name), ")")
+        if not word:
+            return _text(n)
+        n = _put(n, ",")
+    else:
+        n = _put(n, ":")
+    return _text(_put(_put(n, " cross out a "), word))
 
 
 def _prompt(g, out):
-    """What the console asks for now, in one or two lines (each written in the line buffer)."""
+    """What the console asks for now: the action, a line starting with "^" the panel draws in
+    its largest type (the player, then what to do), then a line or two of how (each written in
+    the line buffer). The last turn's drawing no question asked takes the action's place until
+    the next press; the action is then a line of its own."""
     ph = g.phase
     if ph == rounds.OVER:
-        out.append("Game over")
+        out.append("^Game over")
         return
+    said = _said(g)
+    if said is not None:
+        out.append(said)
+    k = len(out)
+    n = _int(_put(0, "^P"), (g.start_player if ph <= rounds.READY else g.current()) + 1)
     if ph == rounds.SETUP:
-        out.append("Start roads:")
-        out.append(_text(_int(_put(0, "ROLL for column "), g.setup_col)))
-        return
-    if ph == rounds.READY:
-        out.append(_text(_int(_put(0, "ROLL for round "), g.round + 1)))
-        out.append(_text(_put(_int(_put(0, "P"), g.start_player + 1), " starts")))
-        return
-    n = _int(_put(0, "P"), g.current() + 1)
-    if ph == rounds.CLAIM:
+        out.append(_text(_int(_put(n, ": ROLL for column "), g.setup_col)))
+        out.append("Start roads")
+    elif ph == rounds.READY:
+        out.append(_text(_put(n, " starts: press ROLL")))
+    elif ph == rounds.CLAIM:
         out.append(_text(_put(n, ": take a die")))
         if g.can_pass:
             out.append(_text(_put(_put(0, "or PASS: cross a "), g.ed.WORDS["tree"])))
-        return
-    if ph == rounds.ROW or ph == rounds.COL:
-        if ph == rounds.ROW:
-            out.append(_text(_put(_int(_put(n, ": row? D1-D"), g.ed.SIZE), " (marked)")))
-            out.append("PASS: back")
-        else:
-            out.append(_text(_int(_put(n, ": column? D1-D"), g.ed.SIZE)))
-            out.append(_text(_put(_int(_put(0, "in row "), g.row), "   PASS: back")))
-        return
-    out.append(_where(g))
-    name = g.ed.NAMES[g.ed.KINDS[g.square]]
-    if ph == rounds.PIECE:
-        out.append(_text(_put(_put(0, name), ": piece?")))
+    elif ph == rounds.ROW:
+        out.append(_text(_put(_int(_put(n, ": row? D1-D"), g.ed.SIZE), " (marked)")))
+        out.append("PASS: back")
+    elif ph == rounds.COL:
+        out.append(_text(_int(_put(n, ": column? D1-D"), g.ed.SIZE)))
+        out.append(_text(_put(_int(_put(0, "in row "), g.row), "   PASS: back")))
+    elif ph == rounds.PIECE:
+        n, alone = _piece_ask(g, n)
+        out.append(_text(n))
+        if alone:
+            out.append(g.ed.NAMES[g.ed.KINDS[g.square]])
         if not g.legend:
             legend = "%"
             for f in g.ed.LEGEND:
                 legend += "%x" % SIDES[f]
             g.legend = legend
         out.append(g.legend)
-        return
-    n = _put(0, name) if len(name) < 10 else 0
-    n = _int(_put(n, ": circle " if n else "circle "), g.values[g.shown])
-    out.append(_text(_put(n, "?")))
-    out.append("ROLL: yes  PASS: lower")
+    else:
+        n = _int(_put(n, ": circle "), g.values[g.shown])
+        out.append(_text(_put(_put(_put(n, " ("), g.ed.NAMES[g.ed.KINDS[g.square]]), ")?")))
+        out.append("ROLL: yes  PASS: lower")
+    if said is not None:
+        out[k] = out[k][1:]       # the action said first: the question waits on a line of its own
+
+
+def _owner(g):
+    """Whose sheet the map shows."""
+    return _text(_int(_put(0, "map: P"), _mapped(g) + 1))
+
+
+def _mapped(g):
+    """The player whose sheet the map shows: the player to act, between rounds the start player."""
+    return g.current() if g.phase > rounds.READY else g.start_player
 
 
 def _floor_hint(g):
@@ -248,7 +292,7 @@ def _map(g):
     ed = g.ed
     n = ed.SIZE
     ph = g.phase
-    sheet = g.sheets[g.current()] if ph > rounds.READY else g.sheets[0]
+    sheet = g.sheets[_mapped(g)]
     k = _put(0, "#")
     _W[k] = 48 + n
     k += 1
@@ -318,6 +362,8 @@ def game(g, notice, pc, link):
     del lines[:]
     lines.append(_line(g, 0, g.round * 2 + (ph == rounds.READY), _title))
     _prompt(g, lines)
+    if ph != rounds.OVER:
+        lines.insert(2, _owner(g))   # under the title, beside the map's top
     if ph == rounds.PIECE and g.sheets[g.current()].floor_ok(g.square):
         lines.append(_line(g, 16, g.version, _floor_hint))
     if g.round and ph != rounds.PIECE and ph != rounds.VALUE:

@@ -285,7 +285,7 @@ def test_pieces_are_entered_by_their_legend_face():  # C3
             c.roll(4, 3, 3, 3)             # [3, 4]: a plain square in both
             assert c.press("D1") is None and c.game.phase == rounds.PIECE
             lines = c.app.screen()         # where, what is there, and the legend's pieces drawn
-            assert lines[1] == "P1: row 3, column 4" and lines[2] == "square: piece?"
+            assert lines[1] == "^P1: row 3, column 4 (square): piece?" and lines[2] == "map: P1"
             assert lines[3] == "%" + "".join("0123456789abcdef"[rounds.SIDES[f]] for f in legend)
             assert lines[-1].startswith("#") and lines[-1].endswith("|" + chr(48 + c.square(3, 4)))
             assert c.press(f"D{face}") is None
@@ -304,10 +304,10 @@ def test_the_value_circled_is_chosen_with_pass_and_roll():  # C4, R10
     n = len(c.events)
     assert c.press("D1", "D2") is None                    # NS in the hotel: a road of 5
     assert c.game.phase == rounds.VALUE and c.game.values == [5, 4, 3]
-    assert "hotel: circle 5?\nROLL: yes  PASS: lower" in c.screen()
+    assert "^P1: circle 5 (hotel)?\nmap: P1\nROLL: yes  PASS: lower" in c.screen()
     assert len(c.events) == n                             # nothing sent until the value (C5)
-    assert c.press("PASS", "PASS") is None and "circle 3?" in c.screen()
-    assert c.press("PASS") is None and "circle 5?" in c.screen()    # wraps
+    assert c.press("PASS", "PASS") is None and "circle 3 (hotel)?" in c.screen()
+    assert c.press("PASS") is None and "circle 5 (hotel)?" in c.screen()    # wraps
     c.press("PASS")
     assert c.press("ROLL") is None
     claim = c.last("claim")

@@ -59,7 +59,8 @@ def test_every_screen_of_a_game_reads_back_whole(panel, edition):  # noqa: F811
         for phase, lines in screens(edition, seed, presses=160):
             img = picture(panel, lines)
             assert screen.lines(img) == lines, (edition, phase)
-            assert all(len(s.lstrip("!")) <= 23 for s in lines[1:] if s[:1] not in "#%"), lines   # beside the map
+            assert all(len(s.lstrip("!")) <= 23 for s in lines[1:] if s[:1] not in "#%^"), lines   # beside the map
+            assert lines[1].startswith("^") and len(lines[1]) <= 38, lines    # the action, on top
             phases.add(phase)
     assert {rounds.SETUP, rounds.READY, rounds.CLAIM, rounds.PIECE} <= phases, phases
 
@@ -70,7 +71,7 @@ def test_the_square_is_named_and_marked_and_the_legend_drawn(panel):  # noqa: F8
     c.roll(4, 2, 3, 3)                      # white 2, column 4: row 2, column 4, a shop in City
     assert c.press("D1") is None and c.game.phase == rounds.PIECE
     lines = c.app.screen()
-    assert lines[1:3] == ["P1: row 2, column 4", "shop: piece?"]
+    assert lines[1:3] == ["^P1: row 2, column 4 (shop): piece?", "map: P1"]
     img = picture(panel, lines)
     n, side, x0 = screen.map_box(img)
     assert (n, side) == (5, 19)
@@ -99,7 +100,7 @@ def test_a_six_on_the_column_die_marks_the_row_and_asks_the_column(panel):  # no
     assert "Blue die 6: any column" in c.app.screen() and "White 2 3 3" in c.app.screen()
     assert c.press("D1") is None and c.game.phase == rounds.COL
     lines = c.app.screen()
-    assert lines[1:3] == ["P1: column? D1-D5", "in row 2   PASS: back"]
+    assert lines[1:4] == ["^P1: column? D1-D5", "map: P1", "in row 2   PASS: back"]
     marked = lines[-1].split("|")[1]
     assert marked and all(5 <= ord(ch) - 48 < 10 for ch in marked)     # every free square of row 2
     img = picture(panel, lines)
@@ -111,7 +112,7 @@ def test_the_players_table_is_labelled_and_aligned():
     c.setup()
     c.roll(4, 1, 2, 3)
     lines = c.app.screen()
-    assert lines[1:3] == ["P1: take a die", "or PASS: cross a tree"]
+    assert lines[1:4] == ["^P1: take a die", "map: P1", "or PASS: cross a tree"]
     head = lines.index("             P1  P2  P3")
     assert lines[head + 1] == "If it ended   0   0   0" and lines[head + 2] == "Trees out     0   0   0"
     c.turn("PASS")                          # More control: P1 crosses a tree instead of a die
@@ -237,7 +238,8 @@ def test_the_screen_is_built_after_every_press_of_a_whole_game(edition):
 
 def test_a_screen_always_fits_the_panels_twelve_lines():
     """Sea of Monsters, 5 players, a notice on two bars and the PC's violations: the tracks, then
-    the barrels' row, then the table give way; the prompt, the dice, the notice and the link stay."""
+    the barrels' row, then the table give way; the action, the map's owner, the dice, the notice
+    and the link stay."""
     from doodle import link
 
     c = Console("monsters", players=5)
@@ -248,10 +250,77 @@ def test_a_screen_always_fits_the_panels_twelve_lines():
     c.app.notice = "flash refused the boot number: nothing saved or sent"     # the longest notice
     c.app.screen_rev += 1
     lines = c.app.screen()
-    body = [s for s in lines[1:] if not s.startswith("#")]
+    body = [lines[0]] + [s for s in lines[2:] if not s.startswith("#")]    # the title a body line
     slots = sum(4 if s.startswith("%") else 1 for s in body)
     assert slots <= 12, lines
-    assert lines[1] == "P1: take a die" and any(s.startswith("Black die") for s in lines)
+    assert lines[1] == "^P1: take a die" and any(s.startswith("Black die") for s in lines)
     assert lines[-2].startswith("PC: ") and sum(s.startswith("!") for s in lines) == 4
     assert not any(" out: " in s for s in lines)             # the tracks gave way first
-    assert any(s.startswith("If it ended") or s.startswith("PC: if end") for s in lines) or slots == 12
+    assert lines[2] == "map: P1"
+    # the table (its head, the totals, the trees) gives way only when it has no room
+    assert any(s.startswith("If it ended") or s.startswith("PC: if end") for s in lines) or slots + 3 > 12
+
+
+# -- the action on top (issue 36) ----------------------------------------------------------------
+def test_the_action_is_drawn_on_top_in_the_largest_type_and_the_title_under_it(panel):  # noqa: F811
+    c = Console("city", players=3)
+    c.setup(2, 3, 1, 4, 5)
+    c.roll(4, 2, 5, 3, 6)
+    lines = c.app.screen()
+    assert lines[:3] == ["City round 1", "^P1: take a die", "map: P1"]    # line 0: the round's title
+    img = picture(panel, lines)
+    assert screen.read_line(img, 0, 2) == "P1: take a die"               # double size, on top
+    width = screen.map_chars(5) * 8
+    assert screen.read_line(img, panel.BODY_Y, 1, width) == "City round 1"
+    assert screen.read_line(img, panel.BODY_Y + 9, 1, width) == "map: P1"
+    c.press("D1")                               # too long for double width: double height
+    lines = c.app.screen()
+    assert lines[1] == "^P1: row 2, column 4 (shop): piece?"
+    img = picture(panel, lines)
+    assert screen.read_line(img, 0, 2) is None
+    assert screen.read_line(img, 0, 2, wide=1) == "P1: row 2, column 4 (shop): piece?"
+    assert screen.lines(img) == lines
+
+
+def test_a_value_circled_as_the_only_one_is_said_until_the_next_press():
+    c = Console("city", players=3)
+    c.setup(2, 3, 1, 4, 5)
+    c.roll(4, 5, 5, 3, 6)                       # white 5, blue 4: row 5, column 4, a shop
+    assert c.press("D1", "D2") is None and c.last("claim")["v"] == 1   # 1 the only value: circled
+    lines = c.app.screen()
+    assert lines[1:4] == ["^P1: circled 1 (shop)", "map: P2", "P2: take a die"]
+    assert c.press("D2") is None                # the next press: P2's action again
+    assert c.app.screen()[1] == "^P2: row 5, column 4 (shop): piece?"
+
+
+def test_a_white_six_says_cross_out_a_tree():
+    c = Console("city", players=3)
+    c.setup(2, 3, 1, 4, 5)
+    c.roll(1, 2, 5, 3, 6)                       # white 6 (any row: a tree), blue 1
+    assert c.press("D4", "D1", "D2") is None    # row 1, column 1: a hotel on no road, nothing circled
+    assert c.sheet(0).trees == 1
+    lines = c.app.screen()
+    assert lines[1:4] == ["^P1: cross out a tree", "map: P2", "P2: take a die"]
+    c = Console("city", players=3)
+    c.setup(2, 3, 1, 4, 5)
+    c.roll(4, 6, 5, 3, 2)                       # white 6, blue 4: row 5 a shop, its only value 1
+    assert c.press("D1", "D5", "D2") is None
+    assert c.app.screen()[1] == "^P1: circled 1, cross out a tree"
+    assert c.press("PASS") == "must_take" and c.app.screen()[1] == "^P2: take a die"
+
+
+def test_the_map_names_its_sheet_and_between_rounds_shows_the_start_players():
+    c = Console("city", players=3)
+    c.setup(2, 3, 1, 4, 5)
+    c.roll(4, 2, 5, 3, 6)
+    c.turn("D1", "D2")
+    c.turn("D2", "D1")
+    assert "map: P3" in c.app.screen()
+    c.turn("D3", "D4")
+    lines = c.app.screen()
+    assert lines[:3] == ["City round 2", "^P2 starts: press ROLL", "map: P2"]
+    drawn = lines[-1]
+    assert drawn.startswith("#5")
+    mine = c.sheet(1).pieces
+    assert any(p != q for p, q in zip(mine, c.sheet(0).pieces))
+    assert all(drawn[2 + i] == chr(97 + p) for i, p in enumerate(mine) if p)    # P2's sheet

@@ -42,7 +42,21 @@ def city_claim_screen() -> list[str]:
     return list(c.app.screen())
 
 
-PICTURES = {"panel-city-piece.png": city_piece_screen, "panel-city-claim.png": city_claim_screen}
+def city_said_screen() -> list[str]:
+    """Doodle City, 3 players, round 1: P1 took the white 6 (any row) with the blue 4 and drew a
+    shop in row 5, column 4, whose only value, 1, the console circled: the panel says it, and the
+    tree the 6 costs, until the next press; P2 is to take a die."""
+    from test_console_core import Console
+
+    c = Console("city", players=3)
+    c.setup(2, 3, 1, 4, 5)
+    c.roll(4, 6, 5, 3, 2)
+    c.press("D1", "D5", "D2")
+    return list(c.app.screen())
+
+
+PICTURES = {"panel-city-piece.png": city_piece_screen, "panel-city-claim.png": city_claim_screen,
+            "panel-city-said.png": city_said_screen}
 
 
 def png(image: list[bytearray], path: Path) -> None:

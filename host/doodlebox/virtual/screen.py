@@ -37,13 +37,15 @@ def font() -> dict[bytes, str]:
     return glyphs
 
 
-def _cell(image, x: int, y: int, scale: int, ink: int) -> bytes:
-    """The 8x8 cell at (x, y) (each font pixel `scale` pixels) as glyph columns: 1 where `ink`."""
+def _cell(image, x: int, y: int, scale: int, ink: int, wide: int | None = None) -> bytes:
+    """The 8x8 cell at (x, y) (each font pixel `scale` pixels high, `wide` wide: `scale` unless
+    said) as glyph columns: 1 where `ink`."""
+    wide = scale if wide is None else wide
     cols = bytearray(8)
     for c in range(8):
         b = 0
         for r in range(8):
-            py, px = y + r * scale, x + c * scale
+            py, px = y + r * scale, x + c * wide
             if py < len(image) and px < len(image[py]) and image[py][px] == ink:
                 b |= 1 << r
         cols[c] = b
@@ -59,7 +61,7 @@ def _clear(image, r: int, end: int, ink: int) -> bool:
     return ink not in row or row.count(row[0]) == len(row)
 
 
-def read_line(image, y: int, scale: int = 1, width: int | None = None) -> str | None:
+def read_line(image, y: int, scale: int = 1, width: int | None = None, wide: int | None = None) -> str | None:
     """The text at row y, or None if what is there is not a line of glyphs (black on white,
     or white on black): every cell across the picture a glyph, and no ink in the rows just
     above and below the line but a bar's edge (so a line is not read a few rows off; a line
@@ -68,16 +70,17 @@ def read_line(image, y: int, scale: int = 1, width: int | None = None) -> str | 
     if width is None:
         width = len(image[0]) if image else 0
     h = 8 * scale
+    step = 8 * (scale if wide is None else wide)
     for ink in (0, 1):
         text = []
-        for x in range(0, width - h + 1, h):
-            ch = glyphs.get(_cell(image, x, y, scale, ink))
+        for x in range(0, width - step + 1, step):
+            ch = glyphs.get(_cell(image, x, y, scale, ink, wide))
             if ch is None:
                 break
             text.append(ch)
         else:
             s = "".join(text).rstrip()
-            end = len(s) * h
+            end = len(s) * step
             if s and all(_clear(image, r, end, ink) for r in (y - 1, y + h)):
                 return s
     return None
@@ -195,13 +198,30 @@ def map_chars(n: int, width: int = 296) -> int:
 _ROWS = sorted({19 + 9 * k for k in range(12)} | {19 + 8 * k for k in range(13)} | {16 + 8 * k for k in range(14)})
 
 
+def _action(top: str | None, tall: bool) -> bool:
+    """Whether the line on top is a dice edition's action (the firmware's "^" line: the player to
+    act, then what to do; the title is then the body's first line): a line too long for double
+    width (drawn double height only), or one that names the player ("P2: take a die", "P2 starts:
+    press ROLL"), or "Game over"."""
+    if top is None:
+        return False
+    return tall or top == "Game over" or (len(top) > 2 and top[0] == "P" and top[1].isdigit() and top[2] in ": ")
+
+
 def lines(image) -> list[str]:
     """Every line of text on the picture, top to bottom; a line on a black bar starts with "!",
-    as the firmware writes it. The first line is the title (twice the size)."""
+    as the firmware writes it. The first line is the title (twice the size); when the top of the
+    panel holds the action (a dice edition's game: double size, or double height only when long),
+    it is given back second, as "^" and its text, after the title read from the body's first line."""
     out = []
     title = read_line(image, 0, 2)
+    tall = False
+    if title is None:
+        title = read_line(image, 0, 2, wide=1)
+        tall = title is not None
     if title is not None:
         out.append(title)
+    action = _action(title, tall)
     box = map_box(image)
     width = map_chars(box[0], len(image[0])) * 8 if box else None
     last = -8
@@ -224,6 +244,8 @@ def lines(image) -> list[str]:
         bar = y > 0 and all(p == 0 for p in image[y - 1][:8])
         out.append("!" + s if bar else s)
         last = y
+    if action and len(out) > 1:
+        out[0:2] = [out[1], "^" + out[0]]
     if box:
         out.append(read_map(image, *box))
     return out
