@@ -38,6 +38,7 @@ def hello(app, own=None):
     mine = own is None
     if mine:
         own = load("ownsheet")
+    _tidy(app, own)
     h = own.held(app.store)
     c = own.choices(app.store)
     xs = [x for _, _, x, _ in h]
@@ -68,6 +69,29 @@ def step(app):
     drop("ownsheet")
 
 
+def _load(store, f):
+    """The text of file f, or None when it is not there or the flash spoilt it (no UTF-8): then
+    it goes (a part of a sheet begins again)."""
+    try:
+        return store.load(f)
+    except ValueError:
+        store.remove(f)
+        return None
+
+
+def _tidy(app, own):
+    """A sheet left beside the one that replaced it (a power cut before it went): it goes now,
+    unless a game is played on it. The one a game plays is the newer: the choices follow a sheet
+    before it is put in place."""
+    c = own.choices(app.store)
+    h = own.held(app.store)
+    for e, n, x, f in h:
+        if c.get(e) == x:
+            for e2, n2, x2, f2 in h:
+                if e2 == e and n2 == n and x2 != x and x2 != app.own:
+                    app.store.remove(f2)
+
+
 def _err(app, why):
     app._tx.append(link.encode({"t": "err", "why": why[:120]}))
 
@@ -84,7 +108,7 @@ def _chunk(app, own, msg):
             if f.startswith("sh/.") or f.endswith(".tmp"):
                 store.remove(f)
     else:
-        text = store.load(part)
+        text = _load(store, part)
         if text is not None:
             have = len(text) // _CHUNK
             if len(text) % _CHUNK:  # a chunk cut short (the power): only the whole ones kept
@@ -96,7 +120,7 @@ def _chunk(app, own, msg):
     if i + 1 < of:
         app._tx.append(link.encode({"t": "got", "x": x, "i": i + 1}))
         return
-    text = store.load(part) or ""
+    text = _load(store, part) or ""
     store.remove(part)
     crc = "%08x" % crc32(text.encode())
     why = ""
@@ -110,18 +134,21 @@ def _chunk(app, own, msg):
                 why = "not the sheet named"
         except ValueError:
             why = "not JSON"
-    others = 0                      # the sheets it leaves held
-    same = []                       # the ones it replaces: of its game and name, no game played on them
+    others = 0                      # the sheets it leaves held (the one a game is played on, too)
+    same = []                       # the ones it replaces: of its game and name
     for e, m, h, f in own.held(store):
-        if e == ed and m == n and h != x and h != app.own:
+        if e == ed and m == n and h != x:
             same.append(f)
+            if h == app.own:
+                others += 1
         elif h != x:
             others += 1
     if not why and others >= _MOST:
         why = "the console holds %d sheets" % _MOST
-    # the choices follow it first, then it is put in place, then the ones it replaces go: a power
-    # cut after the first step leaves a choice of a sheet not held (the default played until the PC
-    # sends it again at the next hello), never the old sheet chosen once the new one is held
+    # the choices follow it first, then it is put in place, then the ones it replaces go (the one
+    # a game is played on once it is over: app_game's close): a power cut after the first step
+    # leaves a choice of a sheet not held (the default played until the PC sends it again at the
+    # next hello), after the second both held (the older goes at the next hello: tidy)
     for f in same if not why else ():
         own.moved(store, f[-21:-9], x)
     name = "sh/%s.%s.%s.%s" % (ed, n, x, crc)
@@ -133,7 +160,8 @@ def _chunk(app, own, msg):
         _err(app, "sheet %s (%s): %s: not kept" % (x, n, why))
         return
     for f in same:
-        store.remove(f)
+        if f[-21:-9] != app.own:
+            store.remove(f)
     app._tx.append(link.encode({"t": "got", "x": x, "i": of}))
     hello(app, own)
 

@@ -105,10 +105,10 @@ def read(store, x, ed=None):
     for e, name, h, f in held(store):
         if h != x or (ed is not None and e != ed):
             continue
-        text = store.load(f)
-        if text is None or "%08x" % crc32(text.encode()) != f[-8:]:
-            return None
-        try:
+        try:                        # (bytes the flash spoilt into no UTF-8: a ValueError too)
+            text = store.load(f)
+            if text is None or "%08x" % crc32(text.encode()) != f[-8:]:
+                return None
             d = json.loads(text)
         except ValueError:
             return None
