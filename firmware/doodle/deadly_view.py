@@ -20,7 +20,9 @@ def _line(g, k, sig, build):
 
 
 def _title(g):
-    return "Deadly Doodles %d/%d" % (g.round, deadly.ROUNDS) if g.round else "Deadly Doodles"
+    # the round being played; between rounds the one to come (ruling V1: every view says the same)
+    r = g.round + (1 if g.phase == deadly.DEAL else 0)
+    return "Deadly Doodles %d/%d" % (r, deadly.ROUNDS)
 
 
 def _cards(g):

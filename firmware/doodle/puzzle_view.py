@@ -47,9 +47,8 @@ def _line(*parts):
 
 
 def _title(g):
-    if not g.round:
-        return "Doodle Puzzle"
-    return _line(b"Puzzle R", g.round, b"/5")
+    # the round being played; between rounds the one to come (ruling V1: every view says the same)
+    return _line(b"Puzzle R", g.round + (1 if g.phase == P.DEAL else 0), b"/5")
 
 
 def _order(g, head):

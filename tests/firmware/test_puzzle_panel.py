@@ -146,7 +146,7 @@ def test_the_scoreboard_between_rounds():
     duo.mischief()
     duo.guess()
     lines = duo.look()
-    assert lines[0] == "Puzzle R1/5" and lines[1] == "ROLL deals round 2"
+    assert lines[0] == "Puzzle R2/5" and lines[1] == "ROLL deals round 2"   # (ruling V1: the round to come)
     assert lines[2].startswith("Round 1: guess ")
     cards = lines[3:11]
     for p, s in enumerate(cards):

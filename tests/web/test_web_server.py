@@ -156,7 +156,7 @@ def test_the_game_being_played_is_live(site):
     assert game["id"] == 3 and game["round"] == 2 and game["players"] == ["P1", "P2"]
     assert game["dice"]["column"] == roll["c"] and game["dice"]["white"] == roll["w"]
     assert game["scores"] == state.scores()
-    assert game["turn"] == f"P{state.current_player() + 1}"
+    assert game["turn"] == f"P{state.current_player() + 1}: take a die"      # rules/moment.py (ruling V1)
     assert sum(t is not None for t in game["dice"]["taken"]) == state.turn
 
 

@@ -97,9 +97,14 @@ def round_lines(data: dict, rp: Any) -> list[str]:
     numbers, unplayed = _round_numbers(data, rp, len(rounds))
     totals = _totals_by_round(data, max(numbers + list(unplayed), default=0))
     lines = dict(unplayed)
+    circled: dict[int, list[tuple[int, tuple, int]]] = {}     # a dice game's values circled, by round
+    for p, sheet in enumerate(getattr(rp.state, "sheets", None) or []):
+        for sc in getattr(sheet, "scored", ()):
+            if sc.value:
+                circled.setdefault(sc.round, []).append((p, tuple(sc.at), sc.value))
     for number, actions in zip(numbers, rounds):
         text = f"round {number}: " + _round_text(actions, names, str(data.get("edition")),
-                                                  getattr(rp.record, "deck", None))
+                                                  getattr(rp.record, "deck", None), circled.get(number, []))
         after = totals[number - 1] if number <= len(totals) else None
         if after is not None:
             text += "  | totals " + ", ".join(f"{n} {t}" for n, t in zip(names, after))
@@ -123,7 +128,11 @@ def _round_numbers(data: dict, rp: Any, played: int) -> tuple[list[int], dict[in
     return dealt[:played], unplayed
 
 
-def _round_text(actions: list[tuple[int, Any]], names: list[str], edition: str, deck: Any = None) -> str:
+def _round_text(actions: list[tuple[int, Any]], names: list[str], edition: str, deck: Any = None,
+                circled: list[tuple[int, tuple, int]] | None = None) -> str:
+    """A round's line; `circled` a dice round's values circled as the rules' sheets hold them
+    (player, square, value): each said at its drawing, also the ones the rules circled themselves
+    (the highest free: the record names only a lower one), as `validate` and `score` count them."""
     def who(p: int) -> str:
         return names[p] if 0 <= p < len(names) else str(p)
 
@@ -153,11 +162,18 @@ def _round_text(actions: list[tuple[int, Any]], names: list[str], edition: str, 
                 parts.append(f"{who(p)}: {a}")
         return "; ".join(parts)
     parts.extend(str(a) for a in chance)
+    owner = [-1] * len(parts)
     for p, a in mine:
         if a.kind == "circle" and len(parts) > len(chance):    # the value circled for the drawing just made
             parts[-1] += f", circled {a.value}"
         else:
             parts.append(f"{who(p)}: {a}")
+            owner.append(p)
+    for p, at, value in circled or []:   # the ones the record leaves to the rules (ruling V1)
+        for k, part in enumerate(parts):
+            if owner[k] == p and f"at {list(at)}" in part and "circled" not in part:
+                parts[k] += f", circled {value}"
+                break
     return "; ".join(parts)
 
 

@@ -8,6 +8,7 @@ store, not the link); the link, history/, the coach and the folders above them i
     games.py      the registry: every game by its edition (`find_game`); reading and replaying a record of any game
     common.py     what records share: `RecordError`, `Violation`, `Replay`, `Tally`, `History`, the reader's checks
     ending.py     how a replayed record ended and who won (ruling G1): finished, ended early or not finished
+    moment.py     where a game stands now, as every view says it (ruling V1): the round, whose turn, what to do
     events.py     what a game declares about the console's events (`Events`), in the link's strict checks
     console.py    what each game's translation of the console's events shares: `ConsoleEvent`, `ConsoleRecord`
     datafiles.py  which data file a JSON object is (sheet layout, Deadly Doodles map or deck) and its problems

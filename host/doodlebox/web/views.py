@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -165,19 +165,25 @@ class Views:
         out, writable = found
         out["writable"] = writable
         out["sheets"] = 0
+        out["rounds_played"] = 0
         rp = self._replayed(out.get("record"))
         if rp.replay is not None and rp.game.render is not None:
             out["sheets"] = len(rp.replay.record.players)
+            out["rounds_played"] = len(out["record"].get("rounds") or [])
         return out
 
-    def sheet_png(self, gid: int, seat: int) -> bytes:
-        """Seat `seat`'s (0-based) sheet of game `gid` as PNG bytes."""
+    def sheet_png(self, gid: int, seat: int, upto: int | None = None) -> bytes:
+        """Seat `seat`'s (0-based) sheet of game `gid` as PNG bytes; `upto`: as it stood after that
+        many rounds (the record cut after them and replayed, as games_view's totals by round are:
+        the page's round-by-round replay), None: as it is now."""
         def read(store: Store) -> tuple[dict | None, str]:
             store.find(gid)
             return self._record(store, gid)
 
         nothing: tuple[dict | None, str] = (None, "there is no database yet")
         record, problem = self._read(read, nothing)
+        if record is not None and upto is not None:
+            record = _cut(record, upto)
         rp = self._replayed(record, problem)
         if rp.replay is None or rp.game.render is None:
             raise NotFound(f"game {gid} has no sheets to draw" + (f": {rp.problem}" if rp.problem else ""))
@@ -248,9 +254,20 @@ class Views:
         return found
 
     # -- the statistics ---------------------------------------------------------------------
-    def stats(self) -> tuple[str, Any]:
+    def stats(self, games: frozenset[int] | None = None) -> tuple[str, Any]:
         """(what it was made of, stats.Stats) of the stored games, collected again only when a
-        game has changed; ("", None) without games."""
+        game has changed; ("", None) without games. `games`: those games' only (the page's filter
+        by edition and player; the dice's fairness is every game's rolls), ("", None) when none of
+        them is counted."""
+        key, found = self._stats_all()
+        if found is None or games is None:
+            return key, found
+        mine = _only(found, games)
+        if not (mine.played or mine.solo or mine.behave or mine.early):
+            return "", None
+        return f"{key}|{sorted(games)}", mine
+
+    def _stats_all(self) -> tuple[str, Any]:
         def read(store: Store) -> tuple[str, Any]:
             rows = store.games()
             if not rows:
@@ -262,15 +279,15 @@ class Views:
 
         return self._read(read, ("", None))
 
-    def stats_text(self) -> str:
-        found = self.stats()[1]
+    def stats_text(self, games: frozenset[int] | None = None) -> str:
+        found = self.stats(games)[1]
         return stats.text(found) if found is not None else ""
 
-    def chart_png(self, which: str) -> bytes:
-        """One chart of `doodlebox stats` (stats.PLOTS) as PNG bytes."""
+    def chart_png(self, which: str, games: frozenset[int] | None = None) -> bytes:
+        """One chart of `doodlebox stats` (stats.PLOTS) as PNG bytes (`games`: of those only)."""
         if which not in stats.PLOTS:
             raise NotFound(f"no chart {which!r} (charts: {', '.join(stats.PLOTS)})")
-        key, found = self.stats()
+        key, found = self.stats(games)
         if found is None:
             raise NotFound("no statistics: no games stored yet")
         with self._lock:
@@ -278,7 +295,7 @@ class Views:
         if png is None:
             png = stats.plot_png(found, which)
             with self._lock:
-                if not any(k == key for k, _ in self._charts):
+                if not any(k == key for k, _ in self._charts) and len(self._charts) >= 4 * CACHE:
                     self._charts.clear()
                 self._charts[(key, which)] = png
         return png
@@ -313,13 +330,15 @@ class Views:
                      "state": row["state"], "standing": standing, "status": status,
                      "winners": [names[p] for p in o.winners if p < len(names)],
                      "players": names, "round": max(rounds or [0]),
-                     "turn": "", "scores": None, "violations": 0, "dice": _dice(events),
+                     "turn": "", "to_play": None, "scores": None, "violations": 0, "dice": _dice(events),
                      "events": [describe(e, game=row["id"], boot=row["boot"]).strip() for e in events[-RECENT:]],
                      "problem": rp.problem}
         if rp.replay is not None:
             state = rp.replay.state
             out["scores"] = list(state.result().totals)
             out["violations"] = len(rp.replay.violations)
+            seat = state.current_player()               # whose turn: the page's player panels
+            out["to_play"] = seat if 0 <= seat < len(names) and row["state"] == "playing" else None
             who = state.current_player()
             if who == TERMINAL or row["state"] != "playing":
                 out["turn"] = "the game is over"
@@ -330,8 +349,38 @@ class Views:
         return out
 
 
+def _cut(record: dict, rounds: int) -> dict:
+    """The record as it stood after its first `rounds` rounds (games_view's totals by round cut it
+    so: Deadly Doodles' counts, given at the end, are left out of a cut)."""
+    held = list(record.get("rounds") or [])
+    if rounds >= len(held):
+        return record
+    cut = dict(record, rounds=held[:max(0, rounds)])
+    if "tallies" in cut:
+        cut["tallies"] = [None] * len(record.get("players") or [])
+    return cut
+
+
+def _only(found: Any, games: frozenset[int]) -> Any:
+    """stats.Stats of the games `games` only (the dice's tests are every game's)."""
+    return replace(found, played=[p for p in found.played if p.game in games],
+                   solo=[p for p in found.solo if p.game in games],
+                   behave=[b for b in found.behave if b[0] in games], early=[e for e in found.early if e.game in games],
+                   games=len(games), counted=len({p.game for p in found.played} & games)
+                   + len({p.game for p in found.solo} & games) + len({b[0] for b in found.behave} & games),
+                   left_out=[t for t in found.left_out if any(t.startswith(f"game {g} ") for g in games)])
+
+
+def chosen(games: list[dict], edition: str = "", player: str = "") -> list[dict]:
+    """The games of `edition` (its key: "city") with `player` among their names (either may be
+    empty: any)."""
+    return [g for g in games if (not edition or g["edition_key"] == edition)
+            and (not player or player in g["players"])]
+
+
 def _row(r: dict) -> dict:
-    return {"id": r["id"], "edition": game_name(r["edition"]), "players": [str(n) for n in r["names"]],
+    return {"id": r["id"], "edition": game_name(r["edition"]), "edition_key": str(r["edition"]),
+            "players": [str(n) for n in r["names"]],
             "date": str(r["date"] or ""), "status": str(r.get("status_text") or r["state"]),
             "standing": str(r.get("standing") or ""), "totals": r.get("totals"),
             "winners": [str(w) for w in r.get("winners") or []], "violations": r.get("violations") or 0,
