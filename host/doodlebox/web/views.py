@@ -31,8 +31,8 @@ from doodlebox.errors import DoodleboxError, InputError
 from doodlebox.history import game_records, stats
 from doodlebox.history.games_view import game_name, summary
 from doodlebox.link.describe import describe
-from doodlebox.rules.api import CHANCE, TERMINAL
 from doodlebox.rules.games import read_record
+from doodlebox.rules.moment import moment
 from doodlebox.store import IMPORTED, Store, StoreError
 from doodlebox.store.postgres import shown
 from doodlebox.web import coach, league
@@ -339,13 +339,9 @@ class Views:
             out["violations"] = len(rp.replay.violations)
             seat = state.current_player()               # whose turn: the page's player panels
             out["to_play"] = seat if 0 <= seat < len(names) and row["state"] == "playing" else None
-            who = state.current_player()
-            if who == TERMINAL or row["state"] != "playing":
-                out["turn"] = "the game is over"
-            elif who == CHANCE:
-                out["turn"] = "ROLL: the dice" if rp.game.spec.dice else "the console deals"
-            elif 0 <= who < len(names):
-                out["turn"] = names[who] if names[who] == f"P{who + 1}" else f"{names[who]} (P{who + 1})"
+            now = moment(state, names)                 # the round and the turn as every view says them
+            out["round"] = now.round
+            out["turn"] = "the game is over" if row["state"] != "playing" else now.to_play
         return out
 
 
