@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from doodle import deadly, link
+from doodle import deadly, deadly_view, link
 from doodlebox.rules.api import IllegalAction
 from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import engine, maps, tallies
 from doodlebox.rules.deadly.engine import DONE, Place, Reveal, Trap
+from doodlebox.rules.moment import moment
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = {"trap_room", "own_trap", "wall", "entry", "one_per_room", "card", "unused", "trap_must"}
@@ -157,8 +158,10 @@ class Side:
         g, s, rng = self.g, self.s, self.rng
         while not g.over() and g.phase != deadly.TALLY:
             assert g.phase == deadly.DEAL and s.is_chance_node()
+            self.same_round()
             self.reveal()
             self.sync()
+            self.same_round()
             while g.phase == deadly.CARD:
                 p = g.player
                 legal = [a for a in s.legal_actions(p) if a is not DONE]
@@ -172,6 +175,11 @@ class Side:
                     assert g.full, "tallies: the console ends a round with nothing to enter by itself"
                     assert self.end_round(p)
                 self.sync()
+
+    def same_round(self) -> None:
+        """The round the panel says is the one every view says (ruling V1, rules/moment.py): between
+        rounds the one to come."""
+        assert deadly_view._title(self.g) == "Deadly Doodles %d/%d" % (moment(self.s).round, deadly.ROUNDS)
 
     def sync(self) -> None:
         """Tallies: the console ends the round of a player with no Trap to set by itself; the

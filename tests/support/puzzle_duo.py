@@ -14,6 +14,7 @@ import pytest
 from doodle import puzzle as P
 from doodle import puzzle_view as V
 from doodlebox.rules.api import IllegalAction
+from doodlebox.rules.moment import moment
 from doodlebox.rules.puzzle import engine as E
 from doodlebox.rules.puzzle.sentences import sentence
 
@@ -127,6 +128,9 @@ class Duo:
     def agree(self) -> None:
         assert self.g.points() == self.state.scores()
         assert self.g.round == self.state.round
+        if not self.g.over() and (self.g.phase == P.DEAL) == (self.state.phase == E.DEAL):
+            # the round the panel says is the one every view says (ruling V1, rules/moment.py)
+            assert self.look()[0] == f"Puzzle R{moment(self.state).round}/5", (self.look(), self.state.phase)
 
     def same_after_replay(self) -> None:
         """The events so far, played again into a fresh Game (as after a power cut), give the
