@@ -146,7 +146,7 @@ def test_the_page_lists_the_games_draws_them_and_takes_names(browser, tmp_path):
         # the game being played, from the database
         wait(browser, lambda d: d.find_element(By.ID, "game").is_displayed(), what="the live game")
         state = facts["playing"]
-        assert browser.find_element(By.ID, "game-turn").text == f"P{state.current_player() + 1}"
+        assert browser.find_element(By.ID, "game-turn").text == f"P{state.current_player() + 1}: take a die"
         # the page draws the dice again at every poll (700 ms): a face read during it is stale, read again
         faces = wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#game-dice .face")] or None,
                      what="the dice")

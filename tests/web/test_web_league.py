@@ -7,7 +7,6 @@ The pages are tested with fake standings (doodlebox/league.py's two functions mo
 against the real ratings on PostgreSQL."""
 from __future__ import annotations
 
-import html
 import http.client
 import json
 import re
@@ -20,6 +19,7 @@ import time
 import pytest
 from cli_run import ENV
 from cli_run import doodlebox as run
+from markupsafe import escape
 from pgserver import PASSWORD
 from test_web_server import EVIL, get, make_db, post
 
@@ -312,7 +312,7 @@ def test_the_league_pages_from_the_real_ratings_on_postgresql(pg_url):
         assert ("No league data yet" in page) == (not rows)
         assert EVIL not in page
         for r in rows:
-            assert f'href="/player/{int(r["person"])}">{html.escape(r["name"])}</a>' in page
+            assert f'href="/player/{int(r["person"])}">{escape(r["name"])}</a>' in page
         for person in {r["person"] for r in rows}:
             status, _, body = get(server, f"/player/{int(person)}")
             assert status == 200, body

@@ -1,19 +1,18 @@
 """The league on the page: the standings of every edition (`/league`) and each person's page
 (`/player/N`: their rating after each game as an SVG chart, and their games), read through
 doodlebox/league.py (`standings`, `history`: the ratings over the league's games, made again
-at each request) in the store's thread (views.Views), and the HTML of both, every string
-escaped (pages.esc).
+at each request) in the store's thread (views.Views), and the pages of both (templates/: every
+string escaped).
 
 Without the league's module (it cannot be imported), or without a rated game, the page says
 "No league data yet"."""
 from __future__ import annotations
 
 import time
-from html import escape
 from typing import Any
 
 from doodlebox.history.games_view import game_name
-from doodlebox.web.pages import TAIL, esc, head
+from doodlebox.web import pages
 
 LINE, BAND = "#1b6ac9", "#dbe7f6"       # the rating, and mu +- sigma
 
@@ -95,76 +94,44 @@ def _edition(edition: str) -> str:
     return game_name(edition)
 
 
-# -- the HTML -----------------------------------------------------------------------------------
-NO_DATA = ('<p class="note" id="no-league">No league data yet: the ratings are made from the league\'s games '
-           "(<code>doodlebox league</code>).</p>\n")
-
-
+# -- the pages (templates/league.html, player.html, rating_chart.svg) --------------------------------
 def page(db: str, rows: list[dict] | None, writes: str = "open") -> str:
     """/league: a table of standings per edition (rank, player, rating, mu, sigma, games, wins,
     last game), each player a link to their page."""
-    out = [head("doodlebox: league", db, writes), '<section id="league"><h2>League</h2>\n']
-    if not rows:
-        out.append(NO_DATA)
     editions: dict[str, list[dict]] = {}
     for r in rows or []:
-        editions.setdefault(r["edition"], []).append(r)
-    for edition, mine in editions.items():
-        out.append(f'<h3 id="edition-{esc(edition)}">{esc(_edition(edition))}</h3>\n'
-                   f'<table class="standings" data-edition="{esc(edition)}"><thead><tr><th>#</th><th>player</th>'
-                   "<th>rating</th><th>mu</th><th>sigma</th><th>games</th><th>wins</th><th>last game</th></tr>"
-                   "</thead>\n<tbody>\n")
-        for rank, r in enumerate(mine, start=1):
-            pid = int(r["person"])
-            out.append(f'<tr id="standing-{esc(edition)}-{pid}"><td class="number">{rank}</td>'
-                       f'<td><a href="/player/{pid}">{esc(r["name"])}</a></td>'
-                       f'<td class="number">{r["rating"]:.1f}</td><td class="number">{r["mu"]:.1f}</td>'
-                       f'<td class="number">{r["sigma"]:.2f}</td><td class="number">{int(r["games"])}</td>'
-                       f'<td class="number">{int(r["wins"])}</td><td>{esc(_date(r["last"]))}</td></tr>\n')
-        out.append("</tbody></table>\n")
-    out.append("</section>\n")
-    out.append(TAIL)
-    return "".join(out)
+        editions.setdefault(r["edition"], []).append(dict(r, last_text=_date(r["last"])))
+    return pages.page("league.html", "doodlebox: league", db, writes,
+                      editions=[(e, _edition(e), mine) for e, mine in editions.items()])
 
 
 def player_page(db: str, p: dict, writes: str = "open") -> str:
     """/player/N: per edition, the rating chart and the games (each a link to its page)."""
     name = p["name"] or f"player {int(p['person'])}"
-    out = [head(f"doodlebox: {name}", db, writes),
-           f'<section id="player" data-person="{int(p["person"])}"><h2>{esc(name)}</h2>\n'
-           '<p><a href="/league">the league</a></p>\n']
-    if not p["editions"]:
-        out.append('<p class="note">No rated games.</p>\n')
+    editions = []
     for e in p["editions"]:
-        edition, r = e["edition"], e["standing"]
-        out.append(f'<section class="edition" id="edition-{esc(edition)}"><h3>{esc(_edition(edition))}</h3>\n'
-                   f'<p>Rating {r["rating"]:.1f} (mu {r["mu"]:.1f}, sigma {r["sigma"]:.2f}); '
-                   f'{int(r["games"])} game(s), {int(r["wins"])} won</p>\n')
-        out.append(chart_svg(e["history"], name))
-        out.append('<table class="player-games"><thead><tr><th>#</th><th>date</th><th>players</th><th>winner</th>'
-                   "<th>scores</th><th>place</th><th>rating after</th></tr></thead>\n<tbody>\n")
+        played = []
         for h in reversed(e["history"]):
-            gid, row = int(h["game"]), h.get("row") or {}
-            players = ", ".join(str(n) for n in row.get("players") or [])
-            winners = ", ".join(str(n) for n in row.get("winners") or []) or str(row.get("rank") or "-")
+            row = h.get("row") or {}
             totals = row.get("totals")
-            scores = ", ".join(f"{n} {t}" for n, t in zip(row.get("players") or [], totals)) if totals else "-"
-            out.append(f'<tr id="played-{gid}"><td><a href="/game/{gid}">{gid}</a></td><td>{esc(_date(h["when"]))}'
-                       f'</td><td>{esc(players)}</td><td>{esc(winners)}</td><td>{esc(scores)}</td>'
-                       f'<td class="number">{h["place"] if h.get("place") else "-"}</td>'
-                       f'<td class="number">{h["rating"]:.1f}</td></tr>\n')
-        out.append("</tbody></table>\n</section>\n")
-    out.append("</section>\n")
-    out.append(TAIL)
-    return "".join(out)
+            played.append({
+                "game": int(h["game"]), "date": _date(h["when"]),
+                "players": ", ".join(str(n) for n in row.get("players") or []),
+                "winners": ", ".join(str(n) for n in row.get("winners") or []) or str(row.get("rank") or "-"),
+                "scores": ", ".join(f"{n} {t}" for n, t in zip(row.get("players") or [], totals)) if totals else "-",
+                "place": h["place"] if h.get("place") else "-", "rating": h["rating"]})
+        editions.append({"edition": e["edition"], "title": _edition(e["edition"]), "standing": e["standing"],
+                         "chart": chart(e["history"], name), "games": played})
+    return pages.page("player.html", f"doodlebox: {name}", db, writes, person=int(p["person"]), name=name,
+                      editions=editions)
 
 
-def chart_svg(history: list[dict], name: str, width: int = 640, height: int = 240) -> str:
+def chart(history: list[dict], name: str, width: int = 640, height: int = 240) -> dict | None:
     """The rating after each game (a line, a dot per game with its number and date as its
-    title) over the band mu - sigma .. mu + sigma, as an inline SVG (the page's own markup: no
-    script, no style attribute)."""
+    title) over the band mu - sigma .. mu + sigma: the numbers templates/rating_chart.svg draws
+    (an inline SVG: no script, no style attribute); None without a game."""
     if not history:
-        return '<p class="note">No rated games in this edition.</p>\n'
+        return None
     left, right, top, bottom = 44, 16, 12, 30
     lows = [min(h["rating"], h["mu"] - h["sigma"]) for h in history]
     highs = [max(h["rating"], h["mu"] + h["sigma"]) for h in history]
@@ -179,26 +146,19 @@ def chart_svg(history: list[dict], name: str, width: int = 640, height: int = 24
     def y(v: float) -> float:
         return height - bottom - (height - top - bottom) * (v - low) / (high - low)
 
-    out = [f'<svg class="rating-chart" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11" role="img">',
-           f"<title>{escape(name)}: rating after each game</title>"]
+    grid = []
     v = low
     while v <= high + step / 2:
-        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>'
-                   f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end">{v:g}</text>')
+        grid.append({"y": f"{y(v):.1f}", "ty": f"{y(v) + 4:.1f}", "label": f"{v:g}"})
         v += step
     band = [f"{x(k):.1f},{y(h['mu'] + h['sigma']):.1f}" for k, h in enumerate(history)]
     band += [f"{x(k):.1f},{y(h['mu'] - h['sigma']):.1f}" for k, h in reversed(list(enumerate(history)))]
-    out.append(f'<polygon fill="{BAND}" stroke="none" points="{" ".join(band)}"/>')
-    points = " ".join(f"{x(k):.1f},{y(h['rating']):.1f}" for k, h in enumerate(history))
-    out.append(f'<polyline fill="none" stroke="{LINE}" stroke-width="2" points="{points}"/>')
-    for k, h in enumerate(history):
-        out.append(f'<circle cx="{x(k):.1f}" cy="{y(h["rating"]):.1f}" r="3" fill="{LINE}"><title>game '
-                   f'{int(h["game"])}, {escape(_date(h["when"]))}: rating {h["rating"]:.1f}</title></circle>')
-    out.append(f'<text x="{(left + width - right) / 2:.0f}" y="{height - 6}" text-anchor="middle">'
-               f"games played ({n}); the band: mu - sigma to mu + sigma</text>")
-    out.append("</svg>\n")
-    return "".join(out)
+    return {"width": width, "height": height, "left": left, "right": width - right, "name": name, "grid": grid,
+            "band": " ".join(band), "band_colour": BAND, "line_colour": LINE, "n": n,
+            "points": " ".join(f"{x(k):.1f},{y(h['rating']):.1f}" for k, h in enumerate(history)),
+            "dots": [{"x": f"{x(k):.1f}", "y": f"{y(h['rating']):.1f}", "game": int(h["game"]),
+                      "date": _date(h["when"]), "rating": f"{h['rating']:.1f}"} for k, h in enumerate(history)],
+            "middle": f"{(left + width - right) / 2:.0f}"}
 
 
 def _step(span: float) -> float:

@@ -10,6 +10,7 @@ import threading
 from PIL import Image
 
 from doodlebox.errors import InputError
+from doodlebox.virtual import panel
 from doodlebox.virtual.screen import panel_lines
 
 BUTTONS = ("D0", "D1", "D2", "D3", "D4", "D5", "D6", "ROLL", "PASS", "MENU")
@@ -51,7 +52,8 @@ class Live:
             return None
         hw = vc.hardware
         refreshes, _, text = self._panel_now()
-        return {"mode": vc.mode, "running": vc.running, "error": vc.error or "",
+        action, text = readable(text)
+        return {"action": action, "mode": vc.mode, "running": vc.running, "error": vc.error or "",
                 "dice": [[list(rgb) for rgb in die] for die in hw.leds.dice()], "max": hw.leds.max_level,
                 "buttons": [b for b in BUTTONS if b in hw.buttons], "panel": refreshes, "lines": text,
                 "pending": hw.pending_presses()}
@@ -102,4 +104,41 @@ def _text(vc) -> list[str]:
     try:
         return [str(line) for line in panel_lines(vc)]
     except Exception:     # the picture read as text is a help, never a reason for the page to fail
+        return []
+
+
+def readable(lines: list[str]) -> tuple[str, list[str]]:
+    """The panel's lines as read off its picture (virtual/screen.py: "!" a line on a black bar, "^"
+    the action on top, "#" the map's code, "%" a row of cards) as a person reads them: (the action,
+    the other lines), the map and the cards drawn in text by the terminal's own decoding
+    (virtual/panel.py's map_art and card_art), never as their codes."""
+    action = ""
+    out: list[str] = []
+    title = lines[0] if lines else ""
+    for line in lines:
+        if line.startswith("^"):
+            action = line[1:].strip()
+        elif line.startswith("!"):
+            out.append(line[1:].strip())
+        elif line.startswith("#"):
+            out += _art(lambda line=line: _map(line, title))
+        elif line.startswith("%"):
+            out += _art(lambda line=line: panel.card_art(line))
+        else:
+            out.append(line)
+    return action, out
+
+
+def _map(line: str, title: str) -> list[str]:
+    try:
+        return list(panel.map_art(line, title))    # with its key, where the terminal's has one
+    except TypeError:
+        return list(panel.map_art(line))
+
+
+def _art(draw) -> list[str]:
+    """A map or a row of cards in text; nothing (never its code) when it cannot be read."""
+    try:
+        return [str(r) for r in draw()]
+    except Exception:
         return []

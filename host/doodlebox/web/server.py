@@ -39,6 +39,7 @@ already made is served to anyone.
 | `/player/N` | person N: their rating chart and games, per edition |
 | `/game/N` | game N: names, table, rounds, violations, sheets |
 | `/game/N/sheet/S.png` | seat S's sheet (1-based) |
+| `/game/N/round/R/sheet/S.png` | seat S's sheet as it stood after round R (the game's replay) |
 | `/game/N/coach.svg` | a dice game's moves valued per turn on the coach's measure, each player (web/coach.py) |
 | `/api/game/N/coach` | JSON: its analysis (`doodlebox analyse --json`'s fields, with `losses`); 202 while under way |
 | `/stats/NAME.png` | one chart of `doodlebox stats` (dice, scores, wins, solo) |
@@ -71,7 +72,7 @@ from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from importlib import resources
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from waitress import wasyncore  # type: ignore[import-untyped]
 from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
@@ -84,7 +85,7 @@ from doodlebox.store import NoGame, StoreError
 from doodlebox.web import coach, league, pages, sheets
 from doodlebox.web.analyses import NotReady
 from doodlebox.web.live import Live, NoConsole
-from doodlebox.web.views import NotFound, Views, where
+from doodlebox.web.views import NotFound, Views, chosen, where
 
 ADDRESS = "127.0.0.1"     # the default: the page for this computer only (docs/web.md, "A page open to a network")
 MAX_BODY = 4096           # bytes of a POST's JSON
@@ -110,6 +111,7 @@ STATIC = {"page.js": "text/javascript; charset=utf-8", "page.css": "text/css; ch
 GAME = re.compile(r"/game/([0-9]{1,9})")
 CHART = re.compile(r"/stats/([a-z]{1,16})\.png")
 SHEET = re.compile(r"/game/([0-9]{1,9})/sheet/([0-9]{1,2})\.png")
+ROUND_SHEET = re.compile(r"/game/([0-9]{1,9})/round/([0-9]{1,4})/sheet/([0-9]{1,2})\.png")   # the replay's
 COACH = re.compile(r"/game/([0-9]{1,9})/coach\.svg")
 COACH_API = re.compile(r"/api/game/([0-9]{1,9})/coach")
 PLAYER = re.compile(r"/player/([0-9]{1,18})")
@@ -351,7 +353,13 @@ class WebServer:
         db, writes = self.where, self.writes
         if path == "/":
             games = self.views.games()
-            return _html(pages.index(db, games, self.live.console(), self.views.stats_text(), TITLES, writes))
+            edition, player = _chosen(environ)
+            mine = chosen(games, edition, player)
+            ids = frozenset(g["id"] for g in mine) if edition or player else None
+            live = self.live_state()
+            return _html(pages.index(db, mine, live["console"], self.views.stats_text(ids), TITLES, writes,
+                                     live=live["game"], link=live["link"] or live["problem"], all_games=games,
+                                     chosen={"edition": edition, "player": player}))
         if path == "/league":
             return _html(league.page(db, self.views.standings(), writes))
         if path == "/api/league":
@@ -380,7 +388,9 @@ class WebServer:
             return "image/png", png
         m = CHART.fullmatch(path)
         if m:
-            return "image/png", self.views.chart_png(m.group(1))
+            edition, player = _chosen(environ)
+            ids = frozenset(g["id"] for g in chosen(self.views.games(), edition, player)) if edition or player else None
+            return "image/png", self.views.chart_png(m.group(1), ids)
         if path.startswith("/static/") and path[8:] in STATIC:
             return STATIC[path[8:]], (resources.files("doodlebox.web") / "static" / path[8:]).read_bytes()
         m = GAME.fullmatch(path)
@@ -389,6 +399,9 @@ class WebServer:
         m = SHEET.fullmatch(path)
         if m:
             return "image/png", self.views.sheet_png(int(m.group(1)), int(m.group(2)) - 1)
+        m = ROUND_SHEET.fullmatch(path)
+        if m:
+            return "image/png", self.views.sheet_png(int(m.group(1)), int(m.group(3)) - 1, int(m.group(2)))
         m = COACH.fullmatch(path) or COACH_API.fullmatch(path)
         if m:
             env = environ or {}
@@ -531,6 +544,15 @@ def _depth(text: str) -> int:
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON has")
+
+
+def _chosen(environ: dict | None) -> tuple[str, str]:
+    """The page's filter of the games and statistics from its query (`?edition=city&player=Ann`):
+    (edition, player), each "" when not given (a value that is no edition or name chooses none)."""
+    query = parse_qs(str((environ or {}).get("QUERY_STRING") or ""), max_num_fields=8)
+    edition = (query.get("edition") or [""])[0][:40]
+    player = (query.get("player") or [""])[0][:40]
+    return edition, player
 
 
 def _html(text: str) -> tuple[str, bytes]:

@@ -26,7 +26,7 @@ from doodlebox.rules.dice import layout
 from doodlebox.rules.dice import render as dice_render
 from doodlebox.rules.specs import EDITIONS
 from doodlebox.sheets import library
-from doodlebox.web.pages import TAIL, esc, head
+from doodlebox.web import pages
 from doodlebox.web.views import NotFound
 
 KEPT = 32          # sheets checked without problems, kept for their pictures
@@ -228,70 +228,11 @@ def save(body: dict) -> dict:
     return {"saved": sheet.name, "what": sheet.what, "title": sheet.title, "hash": sheet.hash, "source": sheet.source}
 
 
-def _played(writes: str) -> str:
-    """"Played at this table": a row for each game (what it plays, filled in by the script from
-    /api/sheets) with, unless the page is read-only, a choice of the library's sheets of that game
-    (its options by the script too) and its button."""
-    out = ['<section id="table-sheets"><h2>Played at this table</h2>\n'
-           '<p class="note">The sheet each game is played on at this table, as <code>doodlebox sheets use NAME</code> '
-           "chooses it: the default, or a sheet of the library. A console attached to <code>doodlebox log</code> "
-           "is sent the chosen sheet when it next says hello (as it connects).</p>\n"
-           '<p id="plays-problem" class="bad" role="alert"></p>\n<ul class="plays">\n']
-    for game, title, _ in games():
-        g = esc(game)
-        out.append(f'<li id="plays-{g}" data-game="{g}"><form class="use-form" id="use-form-{g}" data-game="{g}">'
-                   f'\n<p class="plays-what"><strong>{esc(title)}</strong>: '
-                   f'<span id="plays-now-{g}" class="plays-now">...</span> <span id="plays-at-{g}" class="note">'
-                   f'</span></p>\n<p id="plays-bad-{g}" class="problem bad"></p>\n')
-        if writes != "closed":
-            out.append(f'<p class="use-control"><label for="use-{g}">Play on</label> <select id="use-{g}" '
-                       f'class="write"></select> <button type="submit" id="use-save-{g}" class="write">Choose'
-                       f'</button> <span id="use-note-{g}" class="note" role="status"></span></p>\n')
-        out.append("</form></li>\n")
-    out.append("</ul>\n")
-    if writes == "closed":
-        out.append('<p id="use-read-only" class="note">read-only: this page is served to the network without a '
-                   "token, so it cannot choose a sheet (choose with <code>doodlebox sheets use NAME</code> on the "
-                   "computer that serves it, or ask for the token)</p>\n")
-    out.append("</section>\n")
-    return "".join(out)
-
-
 def page(db: str, writes: str, max_body: int) -> str:
-    """The editor's page: "Played at this table" (_played), the choice of the sheet to start from, the
-    problems, the editor (built by static/sheets.js), the picture and (unless the page is read-only)
-    the form that saves it."""
-    out = [head("doodlebox: sheets", db, writes, script="/static/sheets.js"), _played(writes),
-           f'<section id="sheet-editor" data-max-body="{int(max_body)}"><h2>Sheets</h2>\n'
-           '<p class="note">Transcribe the sheet printed in your box: start from one of doodlebox\'s sheets (or '
-           "one of your library), click each square to set what is printed there, fill in the fields, and save "
-           "it under a name. Every problem <code>doodlebox layout check</code> would find is shown where it is, "
-           "as you edit.</p>\n"
-           '<form id="start-form"><label for="start-from">Start from</label> <select id="start-from"></select> '
-           '<button type="submit" id="start">Start</button> <span id="start-note" class="note" role="status">'
-           "</span></form>\n"
-           '<div id="editor" hidden>\n'
-           '<div id="sheet-status" role="status" aria-live="polite"><p id="problem-count"></p>'
-           '<ul id="problems-unplaced" class="bad"></ul><p id="reconstructed-note" class="note"></p></div>\n'
-           '<div class="editor-cols">\n<div class="editor-main">\n'
-           '<div id="dice-editor" hidden></div>\n<div id="map-editor" hidden></div>\n']
-    if writes == "closed":
-        out.append('<p id="save-read-only" class="note">read-only: this page is served to the network without a '
-                   "token, so it cannot save a sheet (export it with <code>doodlebox sheets export</code> on the "
-                   "computer that serves it, or ask for the token)</p>\n")
-    else:
-        out.append('<form id="save-form"><fieldset><legend>Save to the library</legend>\n'
-                   '<label for="save-name">Name</label> <input id="save-name" maxlength="16" '
-                   'pattern="[a-z0-9_\\-]{1,16}" required autocomplete="off" spellcheck="false" '
-                   'aria-describedby="save-rule" class="write"> '
-                   '<button type="submit" id="save" class="write">Save</button>\n'
-                   '<p id="save-rule" class="note">1 to 16 of a-z, 0-9, - and _; not a default\'s name</p>\n'
-                   '<p id="replace-box" hidden><span id="replace-text"></span> '
-                   '<button type="button" id="replace-yes" class="write">Replace it</button> '
-                   '<button type="button" id="replace-no">Keep it</button></p>\n'
-                   '<p id="save-note" class="note" role="status"></p>\n</fieldset></form>\n')
-    out.append('</div>\n<figure class="editor-picture"><img id="preview" alt="the sheet as doodlebox draws it">'
-               '<figcaption id="preview-note" class="note"></figcaption></figure>\n</div>\n</div>\n</section>\n')
-    out.append(TAIL)
-    return "".join(out)
-
+    """The editor's page (templates/sheets.html): "Played at this table" (a row for each game, what
+    it plays filled in by the script from /api/sheets, with, unless the page is read-only, a choice
+    of the library's sheets of that game and its button), the choice of the sheet to start from,
+    the problems, the editor (built by static/sheets.js), the picture and (unless the page is
+    read-only) the form that saves it."""
+    return pages.page("sheets.html", "doodlebox: sheets", db, writes, script="/static/sheets.js",
+                      games=[(game, title) for game, title, _ in games()], max_body=int(max_body))

@@ -126,15 +126,12 @@
       panelShown = c.panel;
       $("panel").src = "/live/panel.png?refresh=" + encodeURIComponent(String(c.panel));
     }
+    // the panel in words: its action on top (what the player to act must do now), the rest read
+    // off its picture by the server, the map and the cards drawn in text (never their codes)
+    if ($("panel-action")) $("panel-action").textContent = c.action || "";
     $("panel-text").textContent = (c.lines || []).join("\n");
+    $("panel").alt = "the console's e-paper panel: " + (c.action || (c.lines || [])[0] || "blank");
     if (c.error) $("press-note").textContent = "the console stopped: " + c.error;
-  }
-
-  function cell(row, text, className) {
-    const td = document.createElement("td");
-    td.textContent = text;
-    if (className) td.className = className;
-    row.appendChild(td);
   }
 
   function showGame(g) {
@@ -169,13 +166,24 @@
         dice.appendChild(face);
       });
     }
-    const body = $("game-scores").tBodies[0];
-    body.replaceChildren();
+    // the player panels: each name, score and whose turn it is
+    const players = $("game-players");
+    players.replaceChildren();
     g.players.forEach((name, i) => {
-      const row = document.createElement("tr");
-      cell(row, name);
-      cell(row, g.scores ? String(g.scores[i]) : "-", "number");
-      body.appendChild(row);
+      const li = document.createElement("li");
+      const mine = g.to_play === i;
+      li.className = "player" + (mine ? " to-play" : "");
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = name;
+      const score = document.createElement("span");
+      score.className = "score";
+      score.textContent = g.scores ? String(g.scores[i]) : "-";
+      const mark = document.createElement("span");
+      mark.className = "turn-mark";
+      mark.textContent = mine ? "to play" : "";
+      li.append(who, " ", score, mark);
+      players.appendChild(li);
     });
     const events = $("game-events");
     events.replaceChildren();
@@ -205,6 +213,41 @@
   if ($("live")) {
     refresh();
     setInterval(refresh, 700);
+  }
+
+  // -- a game's round-by-round replay: the sheets as they stood after the round chosen -------
+  const replay = $("replay");
+  if (replay && $("replay-round")) {
+    const slider = $("replay-round");
+    const last = Number(replay.dataset.rounds);
+    const game = Number(replay.dataset.game);
+    const items = {};
+    document.querySelectorAll("#rounds > li[data-round]").forEach((li) => { items[li.dataset.round] = li; });
+    let timer = null;
+    const show = (k) => {
+      k = Math.max(0, Math.min(last, k));
+      slider.value = String(k);
+      $("replay-where").textContent = k === 0 ? "before round 1 (the start)" : "after round " + k + " of " + last;
+      const li = items[String(k)];
+      const said = li ? Array.from(li.querySelectorAll("li")).map((x) => x.textContent).join("; ") : "";
+      $("replay-round-text").textContent = said;
+      Object.values(items).forEach((x) => x.classList.toggle("shown", x === li && k !== last));
+      // drawn when the slider rests (each picture is the record cut after round k, replayed)
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        replay.querySelectorAll("img.sheet").forEach((img) => {
+          const seat = img.dataset.seat;
+          img.src = k === last ? "/game/" + game + "/sheet/" + seat + ".png"
+            : "/game/" + game + "/round/" + k + "/sheet/" + seat + ".png";
+        });
+        replay.dataset.shown = String(k);
+      }, 120);
+    };
+    slider.addEventListener("input", () => show(Number(slider.value)));
+    $("replay-first").addEventListener("click", () => show(0));
+    $("replay-back").addEventListener("click", () => show(Number(slider.value) - 1));
+    $("replay-next").addEventListener("click", () => show(Number(slider.value) + 1));
+    $("replay-last").addEventListener("click", () => show(last));
   }
 
   // -- a game's names -----------------------------------------------------------------------
