@@ -15,7 +15,7 @@ the store, the link or anything above.
     pty_port.py             the pseudo-terminal that stands in for USB CDC, under a name of its own (a link to the pty)
     repl.py                 the virtual Pico's REPL (friendly, raw, raw-paste, soft reset) for mpremote and `make flash`
     screen.py               the e-paper picture read as text, as a person reads the panel; card rows, maps, timers
-    panel.py                the terminal panel: keys press buttons; the dice, the tones, the panel's text and PNG
+    panel.py                the terminal panel: keys press buttons; the console, once settled, in a box (tune, dice)
     commands.py             the console driven by lines of text (`doodlebox sim` without a terminal)
 
     guest/                  the guest's own modules in place of the Pico's (hwlink, machine, neopixel, random,
