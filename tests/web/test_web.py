@@ -284,8 +284,9 @@ def test_clicks_on_the_page_press_the_virtual_console_and_its_claims_are_stored(
                                  for k in range(len(want))] == want, 20, f"the LED dice showing {want}")
         wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#game-dice .face")] == want,
              20, "the game's dice")
-        wait(browser, lambda d: d.find_element(By.ID, "game-turn").text == "ROLL: round 2's dice", 20,
-             "round 1 over")                            # the round to come (ruling V1)
+        wait(browser, lambda d: d.find_element(By.ID, "game-turn").text == "ROLL: round 3's dice", 20,
+             "round 2 over")                            # the round to come (ruling V1)
+        assert browser.find_element(By.ID, "game-round").text == "3"
     finally:
         code = log.stop()
     assert code == 130, log.log.read_text()
