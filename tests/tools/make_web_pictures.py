@@ -65,6 +65,70 @@ for (const el of document.querySelectorAll("[onclick], div[role=button], span[ro
 return out;
 """
 
+# WCAG 2.1 AA contrast (1.4.3) of every visible text against its effective background: each element
+# with text of its own (a text node, an input's value, a ::before's words) is coloured by its
+# `color` (its alpha and the opacity of it and its ancestors blended in) over the first ancestor's
+# background that is not transparent (semi-transparent ones on the way composited; the canvas is
+# white). Large text (24 px, or 18.66 px bold) needs 3:1, the rest 4.5:1. A disabled control, the
+# text inside an <svg> and text over a background image are not checked (WCAG: inactive
+# controls are exempt; a picture's colours are not the element's).
+CONTRAST = r"""
+const out = [];
+const rgba = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+  const v = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+const over = (top, under) => { const a = top[3];
+  return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1); };
+const lum = (c) => { const l = c.slice(0, 3).map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2]; };
+const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+const background = (el) => {   // [r, g, b, 1], or null over a picture
+  const layers = [];
+  for (let p = el; p; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if (s.backgroundImage && s.backgroundImage !== "none") return null;
+    const c = rgba(s.backgroundColor);
+    if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+  }
+  let bg = [255, 255, 255, 1];
+  for (const c of layers.reverse()) bg = over(c, bg);
+  return bg; };
+const opacity = (el) => { let o = 1;
+  for (let p = el; p; p = p.parentElement) o *= Number(getComputedStyle(p).opacity); return o; };
+const name = (el) => { const parts = [];
+  for (let p = el; p && p !== document.body && parts.length < 3; p = p.parentElement) {
+    parts.unshift(p.tagName.toLowerCase() + (p.id ? "#" + p.id : "")
+      + Array.from(p.classList).map((c) => "." + c).join(""));
+    if (p.id) break; }
+  return parts.join(" > "); };
+const check = (el, s, words, pseudo) => {
+  const bg = background(el); if (!bg) return;
+  const fg = rgba(s.color); if (!fg) return;
+  const text = over([fg[0], fg[1], fg[2], fg[3] * opacity(el)], bg);
+  const size = parseFloat(s.fontSize), bold = Number(s.fontWeight) >= 700;
+  const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+  const r = ratio(text, bg);
+  if (r < need - 0.005) out.push("contrast " + r.toFixed(2) + " < " + need + ": " + name(el) + pseudo + " "
+    + JSON.stringify(words.trim().replace(/\s+/g, " ").slice(0, 40)) + " (" + s.color
+    + " on rgb(" + bg.slice(0, 3).map(Math.round).join(", ") + "))"); };
+for (const el of document.body.querySelectorAll("*")) {
+  if (el.closest("svg") || el.closest("[disabled], [aria-disabled=true]") || el.matches(":disabled")) continue;
+  const s = getComputedStyle(el);
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0 || s.visibility === "hidden") continue;
+  let words = "";
+  if (el.matches("input:not([type=range]):not([type=checkbox]):not([type=radio]):not([type=color]), textarea, select"))
+    words = el.matches("select") ? (el.selectedOptions[0] || {}).text || "" : el.value || el.placeholder || "";
+  else for (const n of el.childNodes) if (n.nodeType === 3) words += n.textContent;
+  if (words.trim()) check(el, s, words, "");
+  const before = getComputedStyle(el, "::before");
+  const said = before.content;
+  if (said && said !== "none" && said !== "normal" && said.replace(/["']/g, "").trim())
+    check(el, before, before.content.replace(/^["']|["']$/g, ""), "::before");
+}
+return out;
+"""
+
 
 def browser(width: int = 1280, height: int = 1000):
     from selenium import webdriver
@@ -132,7 +196,14 @@ def open_page(driver, url: str, selector: str, width: int, timeout: float = 60) 
 
 
 def problems(driver) -> list[str]:
-    return list(driver.execute_script(CHECK))
+    """What is wrong with the page shown (CHECK's findings, then CONTRAST's)."""
+    return list(driver.execute_script(CHECK)) + contrast(driver)
+
+
+def contrast(driver) -> list[str]:
+    """Every visible text below WCAG 2.1 AA's contrast with its background: "contrast 2.85 < 4.5:
+    p.note "the text" (its colour on its background)"."""
+    return list(driver.execute_script(CONTRAST))
 
 
 def screenshot(driver, path: Path, width: int) -> None:

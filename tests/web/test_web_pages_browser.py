@@ -8,6 +8,7 @@ screenshots in docs/web.md."""
 from __future__ import annotations
 
 import sys
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -85,3 +86,37 @@ def test_a_games_replay_steps_by_the_keyboard_and_the_games_filter_by_player(sit
     pictures.open_page(driver, site.url + "/?player=Li", "#filtered", 390)
     rows = [r.get_attribute("id") for r in driver.find_elements(By.CSS_SELECTOR, "#games-table tbody tr")]
     assert rows == ["game-2"]
+
+
+def test_the_contrast_check_reports_low_contrast_text(driver):
+    """make_web_pictures.CONTRAST (WCAG 2.1 AA) reports grey on white, dark on dark, a faded die and
+    a ::before's grey words, each by its selector and text, and passes large text at 3:1, readable
+    text and a disabled button."""
+    page = ("<!doctype html><body style='background:#fff'>"
+            "<p id='ok'>readable</p><p id='grey' style='color:#aaa'>too pale</p>"
+            "<div style='background:#222'><span class='dark' style='color:#444'>dark on dark</span></div>"
+            "<p id='large' style='color:#888;font-size:24px'>large at 3.5</p>"
+            "<p id='small' style='color:#888;font-size:16px'>small at 3.5</p>"
+            "<p style='opacity:0.4'><span id='faded'>faded</span></p>"
+            "<p id='label' class='x'>value</p><style>#label::before{content:'pale: ';color:#bbb}</style>"
+            "<button disabled style='opacity:0.5'>off</button></body>")
+    driver.get("data:text/html;charset=utf-8," + urllib.parse.quote(page))
+    found = pictures.contrast(driver)
+    assert len(found) == 5, found
+    for expected in ('p#grey "too pale"', 'span.dark "dark on dark"', 'p#small "small at 3.5"',
+                     'span#faded "faded"', 'p#label.x::before "pale:"'):
+        assert any(expected in f for f in found), (expected, found)
+    assert all(f.startswith("contrast ") for f in found)
+
+
+@pytest.mark.parametrize("width", pictures.WIDTHS)
+def test_the_sheet_editors_text_has_contrast(site, driver, width):
+    """The sheet editor (/sheets), a dice sheet's squares and a map side's rooms and walls: every text
+    at WCAG 2.1 AA contrast (the page's check only sees the editor's start form)."""
+    from test_web_sheets_browser import start_from
+
+    driver.set_window_size(width, 1000)
+    for name in ("city", "deadly-a"):
+        start_from(driver, site.url + "/" if name == "city" else None, name)
+        found = pictures.contrast(driver)      # (its grid is one Tab stop, arrows within: a roving tabindex)
+        assert not found, (name, width, found)
