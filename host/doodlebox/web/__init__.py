@@ -9,7 +9,7 @@ and the virtual console's screen reader; never the logger, the scripted table or
     views.py     what the pages show, read from the store in one thread
     pages.py     the HTML, every stored string escaped
     league.py    the league's standings and each player's page and rating chart (SVG)
-    coach.py     a dice game's coach: its analysis and chart
+    coach.py     a dice game's coach: its analysis and its chart's numbers (templates/coach_chart.svg)
     analyses.py  the coach's analyses made in a process of their own, queued within bounds, kept
     live.py      the virtual console and link of a `doodlebox log` process
     sheets.py    the sheet editor (/sheets): the library listed, a sheet checked, drawn and saved into the library

@@ -3,17 +3,18 @@ number of playouts, and drawn as an SVG chart of each player's value after each 
 the analysis's one measure (`measure`: the expected final points solo, the expected final margin
 over the best other player with others), the one its table and losses are on. The page's
 server makes it in a process of its own and keeps it while the game's record is the same
-(web/analyses.py). Every string in the chart is escaped here; the page's script lists the big
-losses from the JSON (textContent only)."""
+(web/analyses.py). The chart is a Jinja2 template (templates/coach_chart.svg, autoescaped:
+every name and word in it escaped as it goes in); the page's script lists the big losses from the
+JSON (textContent only)."""
 from __future__ import annotations
 
 import math
-from html import escape
 from typing import Any
 
 from doodlebox.coach import analysis as coach
 from doodlebox.errors import DoodleboxError
 from doodlebox.rules.games import read_record
+from doodlebox.web.render import render
 
 COLOURS = ("#1b6ac9", "#c93a1b", "#2a9d3a", "#8a3ac9", "#c98a1b")
 BIG = ("mistake", "blunder")    # the losses listed on the page
@@ -54,12 +55,18 @@ def title(data: dict) -> str:
 
 def chart_svg(data: dict, width: int = 640, height: int = 260) -> str:
     """Each player's value on the analysis's measure after each of their turns (the move played:
-    `played_value`, the table's), against the round, as an SVG; a blunder is a red dot, a mistake
-    an orange one, each saying what it lost. A margin's 0 (level with the best other) is drawn
-    darker."""
+    `played_value`, the table's), against the round, as an SVG (templates/coach_chart.svg, every
+    string in it escaped by Jinja2); a blunder is a red dot, a mistake an orange one, each saying
+    what it lost. A margin's 0 (level with the best other) is drawn darker."""
+    return render("coach_chart.svg", c=chart(data, width, height))
+
+
+def chart(data: dict, width: int = 640, height: int = 260) -> dict:
+    """The numbers templates/coach_chart.svg draws for analysis `data`, formatted as they are
+    written: the grid's lines and labels, the rounds, each player's line, dots and key; for a game
+    not analysed, `why` only (`analysed` False)."""
     if not data.get("analysed"):
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="40"><text x="8" y="24" '
-                f'font-family="sans-serif" font-size="13">{escape(str(data.get("why", "")))}</text></svg>')
+        return {"analysed": False, "width": width, "why": str(data.get("why", ""))}
     turns = data["turns"]
     left, right, top, bottom = 48, 110, 12, 30
     rounds = max([t["round"] for t in turns], default=1)
@@ -68,44 +75,33 @@ def chart_svg(data: dict, width: int = 640, height: int = 260) -> str:
     high = (math.floor(max(values) / step) + 1) * step
     low = math.floor(min(values) / step) * step        # 0, or a margin below it
 
-    def x(r: float) -> float:
-        return left + (width - left - right) * (r - 1) / max(1, rounds - 1)
+    def x(r: float) -> str:
+        return f"{left + (width - left - right) * (r - 1) / max(1, rounds - 1):.1f}"
 
     def y(v: float) -> float:
         return height - bottom - (height - top - bottom) * (min(high, max(low, v)) - low) / (high - low)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-           f'<title>{escape(title(data))}</title>']
     margin = data.get("measure") == "margin"
-    for v in range(low, high + 1, step):
-        shade = "#888" if v == 0 and margin else "#ddd"
-        label = f"{v:+d}" if margin and v else str(v)
-        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="{shade}"/>'
-                   f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end">{label}</text>')
-    out.append(f'<text transform="translate(10 {(top + height - bottom) / 2:.0f}) rotate(-90)" '
-               f'text-anchor="middle">{escape(data.get("measure", "points"))}</text>')
-    for r in range(1, rounds + 1, max(1, rounds // 10)):
-        out.append(f'<text x="{x(r):.1f}" y="{height - bottom + 14}" text-anchor="middle">{r}</text>')
-    out.append(f'<text x="{(left + width - right) / 2:.0f}" y="{height - 4}" text-anchor="middle">round</text>')
+    grid = [{"y": f"{y(v):.1f}", "ty": f"{y(v) + 4:.1f}", "shade": "#888" if v == 0 and margin else "#ddd",
+             "label": f"{v:+d}" if margin and v else str(v)} for v in range(low, high + 1, step)]
+    players = []
     for p, name in enumerate(data["players"]):
         mine = [t for t in turns if t["player"] == p]
         if not mine:
             continue
-        colour = COLOURS[p % len(COLOURS)]
-        points = " ".join(f"{x(t['round']):.1f},{y(t['played_value']):.1f}" for t in mine)
-        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
-        for t in mine:
-            if t["mark"] in BIG:
-                dot = "#d00" if t["mark"] == "blunder" else "#e80"
-                out.append(f'<circle cx="{x(t["round"]):.1f}" cy="{y(t["played_value"]):.1f}" r="4" fill="{dot}">'
-                           f'<title>{escape(name)}, round {t["round"]}: {escape(t["mark"])}, '
-                           f'{escape(_values(data, t))}</title></circle>')
         ly = top + 14 * p + 8
-        out.append(f'<line x1="{width - right + 8}" x2="{width - right + 24}" y1="{ly}" y2="{ly}" stroke="{colour}" '
-                   f'stroke-width="2"/><text x="{width - right + 28}" y="{ly + 4}">{escape(name[:12])}</text>')
-    out.append("</svg>")
-    return "".join(out)
+        players.append({
+            "colour": COLOURS[p % len(COLOURS)], "name": name[:12], "ly": ly,
+            "points": " ".join(f"{x(t['round'])},{y(t['played_value']):.1f}" for t in mine),
+            "dots": [{"x": x(t["round"]), "y": f"{y(t['played_value']):.1f}",
+                      "fill": "#d00" if t["mark"] == "blunder" else "#e80",
+                      "title": f"{name}, round {t['round']}: {t['mark']}, {_values(data, t)}"}
+                     for t in mine if t["mark"] in BIG]})
+    return {"analysed": True, "width": width, "height": height, "title": title(data), "left": left,
+            "right": width - right, "grid": grid, "measure": str(data.get("measure", "points")),
+            "axis_y": f"{(top + height - bottom) / 2:.0f}", "ticks_y": height - bottom + 14,
+            "ticks": [{"x": x(r), "label": r} for r in range(1, rounds + 1, max(1, rounds // 10))],
+            "middle": f"{(left + width - right) / 2:.0f}", "players": players}
 
 
 def _values(data: dict, t: dict) -> str:
