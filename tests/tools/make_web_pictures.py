@@ -26,7 +26,9 @@ FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-u
          "--hide-scrollbars")
 WIDTHS = (1280, 390)
 # (the picture's name, the path, what the page waits for: a CSS selector)
-PAGES = (("live", "/", "#game:not([hidden])"), ("game", "/game/1", "img.sheet"), ("game-suzhou", "/game/2", "#rounds"),
+# (a game's page: once the coach's analysis is made and shown, its chart and its mistakes: data-coached)
+PAGES = (("live", "/", "#game:not([hidden])"), ("game", "/game/1", "body[data-coached] img.sheet"),
+         ("game-suzhou", "/game/2", "body[data-coached] #rounds"),
          ("history-filtered", "/?player=Li#games", "#filtered"), ("league", "/league", "#league"),
          ("sheets", "/sheets", "#start-form"))
 
@@ -182,7 +184,7 @@ class Site:
         self.vc.stop()
 
 
-def open_page(driver, url: str, selector: str, width: int, timeout: float = 60) -> None:
+def open_page(driver, url: str, selector: str, width: int, timeout: float = 180) -> None:
     """`url` at `width` px wide, once `selector` is shown and its pictures are loaded."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait

@@ -305,9 +305,11 @@
           const value = (v) => (a.measure === "margin" && v >= 0 ? "+" : "") + v.toFixed(1);
           a.losses.forEach((t) => {
             const li = document.createElement("li");
-            li.textContent = t.name + ", round " + t.round + " (" + t.roll + "): " + t.mark + ", lost " +
-              t.lost.toFixed(1) + ": played " + t.played + " (" + a.measure + " " + value(t.played_value) +
-              "); best " + t.best + " (" + a.measure + " " + value(t.best_value) + ")";
+            const lead = document.createElement("strong");   // who, when, how bad: the line's start, in bold
+            lead.textContent = t.name + ", round " + t.round + ": " + t.mark + ", lost " + t.lost.toFixed(1);
+            li.className = t.mark;
+            li.append(lead, " (" + t.roll + "): played " + t.played + " (" + a.measure + " " +
+              value(t.played_value) + "); best " + t.best + " (" + a.measure + " " + value(t.best_value) + ")");
             losses.appendChild(li);
           });
           note((a.losses.length ? "" : "none. ") + "Measure: " + a.measure + ", the " + a.measure_text +
