@@ -1,6 +1,7 @@
 # doodlebox Deadly Doodles' screens (docs/console-deadly-puzzle.md): during a game, the round's
 # cards as pictures (a "%" line, drawn by board/panel.py), whose turn it is and what to enter
-# next, the scores; at the end, the final table. Title first, then at most 12 lines of at most
+# next (the action, a "^" line right after the title: the panel draws it on top, in its largest
+# type), the scores; at the end, the final table. Title first, then at most 12 lines of at most
 # 37 characters (a "%" line takes the room of 4). Loaded only during a game of Deadly Doodles.
 # owner Game (doodle/deadly.py) as g: card, col, count_range, drawn, ending, faces, full, high,
 #   item, kind, left_to_draw, lines, n, num, number, pc, phase, player, players, points, round,
@@ -42,23 +43,25 @@ def _room(g):
 
 
 def _prompt(g):
+    """The action, a line starting with "^" (board/panel.py draws it on top, in its largest type):
+    the player to act, then what to do."""
     ph = g.phase
     who = g.player + 1
     if ph == deadly.DEAL:
-        return "ROLL: turn up round %d's cards" % (g.round + 1)
+        return "^ROLL: turn up round %d's cards" % (g.round + 1)
     if ph == deadly.CARD:
         if not g.full:
-            return "P%d: your Trap's card? D1-D%d" % (who, g.n)
-        return "P%d: card? D1-D%d  PASS: end round" % (who, g.n)
+            return "^P%d: your Trap's card? D1-D%d" % (who, g.n)
+        return "^P%d: card? D1-D%d" % (who, g.n)
     if ph == deadly.COL:
-        return "P%d: card %d: column? D1-D6 = A-F" % (who, g.card)
+        return "^P%d: card %d: column? D1-D6 = A-F" % (who, g.card)
     if ph == deadly.ROW:
-        return "P%d: card %d in %s: row? D1-D6" % (who, g.card, _room(g))
+        return "^P%d: card %d in %s: row? D1-D6" % (who, g.card, _room(g))
     if ph == deadly.TURN:
-        return "P%d: card %d in %s: turn? D1-D4" % (who, g.card, _room(g))
+        return "^P%d: card %d in %s: turn? D1-D4" % (who, g.card, _room(g))
     if ph == deadly.TALLY:
-        return "P%d: %s?" % (who, deadly.COUNTS[g.item])
-    return "Game over"
+        return "^P%d: %s?" % (who, deadly.COUNTS[g.item])
+    return "^Game over"
 
 
 def _hint(g):
@@ -120,15 +123,19 @@ def _for_game(g, pc):
 
 
 def game(g, notice, pc, link_line):
-    """The screen during a game: the cards, the prompt and its hint, the scores, the notice,
-    the link."""
+    """The screen during a game: the title (the round's), the action (a "^" line: drawn on top,
+    the largest), the cards, the action's hint, the scores, the notice, the link."""
     lines = _lines
     del lines[:]
-    lines.append(_line(g, 0, g.round, _title))
+    # the title, the full refresh's key: the round's (between rounds the one to come, as _title)
+    lines.append(_line(g, 0, g.round * 2 + (g.phase == deadly.DEAL), _title))
+    lines.append(_line(g, 4, g.version, _prompt))     # the action, drawn on top
     if g.round and g.phase != deadly.TALLY:
         lines.append(_line(g, 2, g.version, _cards))
-    lines.append(_line(g, 4, g.version, _prompt))
-    lines.append(_line(g, 6, g.version, _hint))
+    hint = _line(g, 6, g.version, _hint)
+    if g.phase == deadly.CARD and g.full and "PASS" not in hint:
+        lines.append("PASS: end round")
+    lines.append(hint)
     if not _for_game(g, pc):
         g.points()
         lines.append(_line(g, 8, g.scored, _scores))

@@ -1,6 +1,7 @@
 # doodlebox Doodle Puzzle's panel: the screen during a game and the final table, as lines of
-# text (title first, then at most 12 line-slots of 37 characters; "!" before a line draws it on
-# a black bar, "@" three times the size in 3 slots: the minute's time left), from
+# text (title first, then at most 12 line-slots of 37 characters; "^" the action, right after the
+# title: the panel draws it on top, twice the size; "!" before a line draws it on a black bar,
+# "@" three times the size in 3 slots: the minute's time left, the largest), from
 # doodle/puzzle.py's Game. docs/console-deadly-puzzle.md. Every role is shown face up after the
 # deal (ruling P13); Baddy's boards are never shown.
 # owner Game (doodle/puzzle.py) as g: baddy, behave, card, challenged, ended, guessy, high, left,
@@ -137,15 +138,16 @@ def _body(g, pc, out):
     ph = g.phase
     if ph == P.DEAL:
         if not g.round:
+            out.append(_line(b"^ROLL deals round ", 1))
             out.append(_line(g.players, b" players, ", b"Behave" if g.behave else b"Showdown" if g.showdown
                              else b"base game", b", ", b"beginner" if g.subj == "beginner" else b"standard"))
-            out.append("ROLL deals the roles of round 1")
             return
-        out.append(_line(b"ROLL deals round ", g.round + 1))
+        out.append(_line(b"^ROLL deals round ", g.round + 1))
         _scoreboard(g, pc, out)
         return
     star = _text(_b(_seat(0, g.star), b" is the star Drawy"))
     if ph == P.NUMBER:                  # the roles face up, two seats a line
+        out.append(_text(_b(_seat(_b(0, b"^"), g.star), b": choose a number 1-12")))
         for p in range(0, g.players, 2):
             n = _role(0, p, g)
             if p + 1 < g.players:
@@ -154,40 +156,40 @@ def _body(g, pc, out):
                     n += 1
                 n = _role(n, p + 1, g)
             out.append(_text(n))
-        out.append(_text(_b(_seat(0, g.star), b" (star Drawy): choose a number 1-12")))
         out.append(_entry_hint(g, "D1-D6, or D0 then D1-D6: 7-12"))
         return
     if ph == P.SUBJECT:
+        out.append("^ROLL: start the minute")
         out.append(star)
         out.append(_line(b"Subject card ", g.card, b", number ", g.num))
-        out.append("ROLL: start the minute")
         out.append("MENU: set it aside, choose again")
         return
-    if ph == P.MINUTE:
+    if ph == P.MINUTE:                  # the action on top, the clock under it three times the size
+        out.append("^Paused" if g.paused() else "^Drawys draw!")
         out.append(_clock(g))
         out.append(_line(b"Drawing: card ", g.card, b", number ", g.num))
-        out.append("PAUSED   (MENU: go on)" if g.paused() else "Drawys draw!   (MENU: pause)")
+        out.append("MENU: go on" if g.paused() else "MENU: pause")
         out.append(_order(g, b"Then placing:"))
         return
     if ph == P.PLACE:
-        out.append(_text(_b(_seat(0, g.placers[g.placed]), b": place a board, slot? D1-D6")))
+        out.append(_text(_b(_seat(_b(0, b"^"), g.placers[g.placed]), b": place a board, slot? D1-D6")))
         out.append(_order(g, b"Order:"))
         out.append(_slots(g))
         return
     if ph == P.ERASE or ph == P.DRAW:
-        out.append("Baddy's Mischief: Guessy, eyes shut!")
-        out.append(_text(_b(_seat(0, g.baddy), b" (Baddy): erase on a board?" if ph == P.ERASE
+        out.append(_text(_b(_seat(_b(0, b"^"), g.baddy), b" (Baddy): erase on a board?" if ph == P.ERASE
                             else b" (Baddy): draw on a board?")))
+        out.append("Baddy's Mischief: Guessy, eyes shut!")
         out.append("D0: ROLL for none   (PASS: back)" if g.high else "D1-D6, or D0 then ROLL: none")
         if ph == P.DRAW and not g.high:
             out.append("PASS: back to the erase")
         return
     if ph == P.GUESS:
-        out.append(_text(_b(_seat(0, g.guessy), b" (Guessy) guesses aloud")))
+        out.append(_text(_b(_seat(_b(0, b"^"), g.guessy), b" (Guessy) guesses aloud")))
         out.append("ROLL: right   PASS: wrong")
         return
     if ph == P.CHALLENGE:
-        out.append(_text(_b(_seat(0, g.guessy), b": challenge Baddy's board?")))
+        out.append(_text(_b(_seat(_b(0, b"^"), g.guessy), b": challenge Baddy's board?")))
         out.append("D1-D6: the board   PASS: no")
 
 

@@ -87,7 +87,7 @@ class Game:
     values: list[int]          # values the player may circle, highest first
     shown: int                 # the one shown (index into values)
     # what the last turn left the player to draw that no question asked (a tree or barrel its
-    # die cost, a value circled as the only one possible): (player, value or 0, 1 tree / 2
+    # die cost or PASS crossed, a value circled as the only one possible): (player, value or 0, 1 tree / 2
     # barrel / 0, square); the panel says it until the next press (doodle/rounds_view.py)
     said = None  # type: tuple | None
 
@@ -385,6 +385,7 @@ class Game:
         else:
             why = "pass"
         self._tree(sheet)
+        self.said = (p, 0, 1, 0)     # the panel says the tree until the next press
         self.emit({"k": "tree", "g": self.number, "r": self.round, "p": p, "why": why})
         self._next()
         return None

@@ -65,11 +65,12 @@ def faces_of_the_deck() -> list[str]:
 
 
 def draw(module, cards: str, before: list[str] | None = None) -> tuple[list[bytearray], int]:
-    """The panel's picture of a screen with the "%" line, and the y of the cards' tops."""
+    """The panel's picture of a screen with the "%" line, and the y of the cards' tops (the action
+    on top, the title the body's first line)."""
     p = module.Panel(None)
     body = (before or []) + ["%" + cards]
-    frame = panel_frame.frame(p, ["Deadly Doodles 1/7"] + body + ["P1: card? D1-D6  PASS: end round"])
-    y = module.BODY_Y + 9 * len(before or [])
+    frame = panel_frame.frame(p, ["Deadly Doodles 1/7", "^P1: card? D1-D6"] + body + ["PASS: end round"])
+    y = module.BODY_Y + 9 * (1 + len(before or []))
     return image_of(frame), y
 
 
@@ -142,9 +143,9 @@ def test_every_card_but_a_draw_2_has_a_number_under_it(panel):
 
 def test_a_row_of_cards_takes_four_lines_and_the_rest_stay_on_their_rows(panel):
     p = panel.Panel(None)
-    img = image_of(panel_frame.frame(p, ["Deadly Doodles 3/7", "%5+3X19f", "P2: card? D1-D7",
+    img = image_of(panel_frame.frame(p, ["Deadly Doodles 3/7", "^P2: card? D1-D7", "%5+3X19f", "PASS: end round",
                                          "!a Trap goes in an empty room", "PC: offline"]))
-    y = panel.BODY_Y
+    y = panel.BODY_Y + 9                  # under the title (the action is on top)
     assert screen.card_row(img, y) == "%5+3X19f"
     after = y + 4 * 9
     assert all(not black(img, x, after - 2) for x in range(296))   # nothing between the numbers and the text
@@ -176,12 +177,12 @@ def vm_picture(lines: list[str]) -> list[bytearray]:
 
 
 def test_in_the_vm_the_numbers_are_digits_and_the_screen_reads_back():
-    lines = ["Deadly Doodles 3/7", "%+5X+3fa", "P2: card 4 in C: row? D1-D6", "PASS: back", "Score 3 -2",
+    lines = ["Deadly Doodles 3/7", "^P2: card 4 in C: row? D1-D6", "%+5X+3fa", "PASS: back", "Score 3 -2",
              "!one path segment per room", "PC: offline"]
     img = vm_picture(lines)
     assert screen.lines(img) == lines
     glyphs = screen.font()
-    y = 19 + 23 + 1
+    y = 19 + 9 + 23 + 1
     got = []
     for k in range(8):
         x = 4 + k * 36 + 11 - 3

@@ -23,6 +23,11 @@ from doodlebox.rules.deadly import deck as decks
 from doodlebox.rules.deadly import engine, maps, tallies
 from doodlebox.rules.deadly.engine import DONE, Place, Reveal, Trap
 from doodlebox.rules.moment import moment
+from doodlebox.virtual import screen
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "guest"))
+import panel_frame  # (tests/guest: the whole frame, for the tests)
+from test_card_faces import image_of, panel  # noqa: F401  (panel: a fixture, board.panel under CPython)
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = {"trap_room", "own_trap", "wall", "entry", "one_per_room", "card", "unused", "trap_must"}
@@ -55,12 +60,28 @@ class Side:
 
     def press(self, name: str):
         why = self.g.button(name)
+        self.look()
         if why in RULES:
             assert self.events[-1] == {"k": "refuse", "g": 1, "r": self.g.round, "p": self.g.player, "i": 0,
                                        "why": why}
             self.refused.append(why)
             SEEN.add(why)
         return why
+
+    def look(self) -> list[str]:
+        """The panel now: the title (the round's: the full refresh's key), then the action, a "^"
+        line the panel draws on top in its largest type: the player to act, then what to do."""
+        g = self.g
+        if g.over():
+            return deadly_view.final(g, None)
+        lines = deadly_view.game(g, "", None, "PC: offline")
+        assert lines[0] == deadly_view._title(g) and len(lines[0]) <= 18, lines
+        assert lines[1][:1] == "^" and len(lines[1]) <= 38 and [s for s in lines if s[:1] == "^"] == [lines[1]]
+        if g.phase == deadly.DEAL:
+            assert lines[1] == f"^ROLL: turn up round {g.round + 1}'s cards", lines
+        else:
+            assert lines[1].startswith(f"^P{g.player + 1}: "), lines
+        return lines
 
     def new(self, n: int) -> list[dict]:
         return [e for e in self.events[n:] if e["k"] != "refuse"]
@@ -205,6 +226,29 @@ def test_full_capture_agrees_with_the_engine_press_by_press(seed):
     assert sum(len(e["cards"]) for e in t.events if e["k"] == "reveal") == len(t.s.revealed_in)
     assert t.g.tones[-1] == "claim" and "roll" in t.g.tones and "choose" in t.g.tones
     assert t.refused
+
+
+def test_the_action_is_drawn_on_top_in_the_largest_type(panel):  # noqa: F811
+    # issue 36: the player to act and the action, twice the size on top (twice the height only
+    # when longer than 18 characters); the title (the round's) small under it
+    t = Side(2, "a", "full", 3)
+    lines = t.look()
+    assert lines[:2] == ["Deadly Doodles 1/7", "^ROLL: turn up round 1's cards"]
+    t.reveal()
+    lines = t.look()
+    assert lines[:3] == ["Deadly Doodles 1/7", "^P1: card? D1-D%d" % t.g.n, "%" + t.g.faces], lines
+    assert "PASS: end round" in lines
+    img = image_of(panel_frame.frame(panel.Panel(None), list(lines)))
+    assert screen.read_line(img, 0, 2) == "P1: card? D1-D%d" % t.g.n       # double size, on top
+    assert screen.read_line(img, panel.BODY_Y, 1) == "Deadly Doodles 1/7"
+    assert screen.lines(img) == lines
+    a = next(a for a in t.s.legal_actions(0) if a.kind == "place")
+    t.press(presses_of(t.g, a)[0])
+    lines = t.look()
+    assert lines[1] == "^P1: card %d: column? D1-D6 = A-F" % t.g.card
+    img = image_of(panel_frame.frame(panel.Panel(None), list(lines)))
+    assert screen.read_line(img, 0, 2, wide=1) == lines[1][1:]                # double height
+    assert screen.lines(img) == lines
 
 
 def test_every_refusal_kind_is_met():

@@ -120,12 +120,12 @@ def test_the_mischief_begins_at_the_erase_with_no_seat_entry():
         assert g.phase == P.PLACE and g.button(f"D{k + 1}", 62000) is None
     assert g.phase == P.ERASE and [e["k"] for e in sent] == ["timer"] + ["place"] * 6
     assert V.game(g, None, None, "PC: offline")[1:] == [
-        "Baddy's Mischief: Guessy, eyes shut!", "P3 (Baddy): erase on a board?", "D1-D6, or D0 then ROLL: none",
+        "^P3 (Baddy): erase on a board?", "Baddy's Mischief: Guessy, eyes shut!", "D1-D6, or D0 then ROLL: none",
         "PC: offline"]
     assert g.button("PASS", 63000) == P.NOTNOW and g.phase == P.ERASE
     assert g.button("D5", 63000) is None and g.phase == P.DRAW          # the erase, at the first press
     assert V.game(g, None, None, "PC: offline")[1:] == [
-        "Baddy's Mischief: Guessy, eyes shut!", "P3 (Baddy): draw on a board?", "D1-D6, or D0 then ROLL: none",
+        "^P3 (Baddy): draw on a board?", "Baddy's Mischief: Guessy, eyes shut!", "D1-D6, or D0 then ROLL: none",
         "PASS: back to the erase", "PC: offline"]
     assert g.button("PASS", 63000) is None and g.phase == P.ERASE
     g.button("D2", 63000)

@@ -117,6 +117,7 @@ def test_the_players_table_is_labelled_and_aligned():
     assert lines[head + 1] == "If it ended   0   0   0" and lines[head + 2] == "Trees out     0   0   0"
     c.turn("PASS")                          # More control: P1 crosses a tree instead of a die
     lines = c.app.screen()
+    head = lines.index("             P1  P2  P3")
     assert lines[head + 2] == "Trees out     1   0   0"
     assert lines[head + 1] == "If it ended  -4   4   4"       # most trees -4, fewest +4 (R18), as if over now
 
@@ -307,6 +308,24 @@ def test_a_white_six_says_cross_out_a_tree():
     assert c.press("D1", "D5", "D2") is None
     assert c.app.screen()[1] == "^P1: circled 1, cross out a tree"
     assert c.press("PASS") == "must_take" and c.app.screen()[1] == "^P2: take a die"
+
+
+def test_a_tree_crossed_with_pass_is_said_until_the_next_press():
+    # the console crosses the tree itself: the panel says it as it says a tree a white 6 costs
+    c = Console("city", players=3, control=True)
+    c.setup(2, 3, 1, 4, 5)
+    c.roll(4, 2, 5, 3, 6)
+    assert c.press("PASS") is None and c.sheet(0).trees == 1 and c.last("tree")["why"] == "pass"
+    lines = c.app.screen()
+    assert lines[1:4] == ["^P1: cross out a tree", "map: P2", "P2: take a die"]
+    assert c.press("D1") is None                # the next press: P2's action again
+    assert c.app.screen()[1].startswith("^P2: ")
+    c = Console("monsters", players=2, control=True)   # Sea of Monsters' word
+    c.setup()
+    c.roll(3, 3, 3, 3)
+    assert c.press("PASS") is None
+    tree = c.game.ed.WORDS["tree"]
+    assert c.app.screen()[1] == "^P1: cross out a " + tree
 
 
 def test_the_map_names_its_sheet_and_between_rounds_shows_the_start_players():

@@ -33,40 +33,41 @@ def test_the_roles_are_dealt_face_up_and_the_star_chooses_at_once():
         assert e["k"] == "roles" and g.phase == P.NUMBER
         lines = V.game(g, None, None, "PC: offline")
         k = (players + 1) // 2
-        assert lines[1:k + 1] == role_lines(e["roles"])
-        assert lines[k + 1] == f"P{g.star + 1} (star Drawy): choose a number 1-12"
+        assert lines[1] == f"^P{g.star + 1}: choose a number 1-12"   # the action, drawn on top
+        assert lines[2:k + 2] == role_lines(e["roles"])
         text = "\n".join(lines)
         for seat, c in enumerate(e["roles"]):             # every seat once, with its role
-            assert text.count(f"P{seat + 1} ") == 1 + (seat == g.star), lines
+            assert text.count(f"P{seat + 1} ") == 1, lines
             assert f"P{seat + 1} {VIEW_ROLE[c]}" in text
         assert "PASS" not in text and "look away" not in text
         (s,) = duo.press_number(1 + players % 12)         # the number at once
         assert s["k"] == "subject" and g.phase == P.SUBJECT
         duo.press("MENU")                                 # set aside: the roles again
-        assert V.game(g, None, None, "PC: offline")[1:k + 1] == role_lines(e["roles"])
+        assert V.game(g, None, None, "PC: offline")[2:k + 2] == role_lines(e["roles"])
     g = P.Game(8, {"var": ""}, 1, lambda e: None, lambda n: 0, 0)
     g.roles[:] = b"DSDDBDGD"
     g._dealt(1)
     assert V.game(g, None, None, "PC: offline") == [
         "Puzzle R1/5",
+        "^P2: choose a number 1-12",
         "P1 Drawy          P2 star Drawy",
         "P3 Drawy          P4 Drawy",
         "P5 Baddy          P6 Drawy",
         "P7 Guessy         P8 Drawy",
-        "P2 (star Drawy): choose a number 1-12",
         "D1-D6, or D0 then D1-D6: 7-12",
         "PC: offline"]
 
 
 def test_the_minute_in_big_digits():
     """The drawing minute's time left is an "@" line (three times the size on the panel),
-    minutes and seconds; "PAUSED" beside it while paused; the title is the round's."""
+    minutes and seconds; "PAUSED" beside it while paused; the title is the round's; the action
+    ("Drawys draw!", "Paused") on top, twice the size: the clock under it stays the largest."""
     g = a_minute(1000)
     for running, want in ((0, "@1:00"), (999, "@1:00"), (1000, "@0:59"), (1001, "@0:59"), (2000, "@0:58"),
                           (18000, "@0:42"), (50500, "@0:10"), (51000, "@0:09"), (59999, "@0:01")):
         g.tick(1000 + running)
         lines = V.game(g, None, None, "PC: offline")
-        assert lines[0] == "Puzzle R1/5" and lines[1] == want, (running, lines)
+        assert lines[:3] == ["Puzzle R1/5", "^Drawys draw!", want], (running, lines)
         assert sum(s[:1] == "@" for s in lines) == 1 and slots(lines) <= 12
     g.tick(61000)
     assert g.phase == P.PLACE and not [s for s in V.game(g, None, None, "PC: offline") if s[:1] == "@"]
@@ -74,7 +75,7 @@ def test_the_minute_in_big_digits():
     g.tick(19000)
     g.button("MENU", 19000)                            # 42 s left, paused
     assert V.game(g, "a notice", None, "PC: offline") == [
-        "Puzzle R1/5", "@0:42 PAUSED", "Drawing: card 1, number 3", "PAUSED   (MENU: go on)",
+        "Puzzle R1/5", "^Paused", "@0:42 PAUSED", "Drawing: card 1, number 3", "MENU: go on",
         "Then placing: P2 P5 P6 P1 P2 P5", "!a notice", "PC: offline"]
 
 
@@ -100,14 +101,16 @@ def test_the_deal_the_mischief_and_the_minute_fit_the_panel(panel):  # noqa: F81
     screens.append(list(V.game(g, "a notice", None, "PC: offline")))
     g.button("D1", 300000)
     screens.append(list(V.game(g, "a notice", None, "PC: offline")))
-    assert [s[1] for s in screens[1:3]] == ["@0:13", "@0:13 PAUSED"]
+    assert [s[1:3] for s in screens[1:3]] == [["^Drawys draw!", "@0:13"], ["^Paused", "@0:13 PAUSED"]]
     for lines in screens:
         assert slots(lines) <= 12
         img = image_of(panel_frame.frame(panel.Panel(None), list(lines)))
         assert screen.lines(img) == list(lines), lines
-        if lines[1][:1] == "@":                        # 24 px high: the next line 27 px lower
-            assert screen.read_line(img, panel.BODY_Y, 3) == lines[1][1:]
-            assert screen.read_line(img, panel.BODY_Y + 27, 1) == lines[2]
+        assert screen.read_line(img, 0, 2, wide=1 if len(lines[1]) > 19 else None) == lines[1][1:]  # on top
+        assert screen.read_line(img, panel.BODY_Y, 1) == lines[0]                   # the title under it
+        if lines[2][:1] == "@":    # 24 px high (the largest: the action is 16), the next line 27 px lower
+            assert screen.read_line(img, panel.BODY_Y + 9, 3) == lines[2][1:]
+            assert screen.read_line(img, panel.BODY_Y + 9 + 27, 1) == lines[3]
 
 
 def test_behave_verdict_and_final_table():
@@ -146,7 +149,7 @@ def test_the_scoreboard_between_rounds():
     duo.mischief()
     duo.guess()
     lines = duo.look()
-    assert lines[0] == "Puzzle R2/5" and lines[1] == "ROLL deals round 2"   # (ruling V1: the round to come)
+    assert lines[0] == "Puzzle R2/5" and lines[1] == "^ROLL deals round 2"   # (ruling V1: the round to come)
     assert lines[2].startswith("Round 1: guess ")
     cards = lines[3:11]
     for p, s in enumerate(cards):

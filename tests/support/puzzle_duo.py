@@ -30,6 +30,28 @@ def role_lines(roles: str) -> list[str]:
     return [(cells[i].ljust(18) + cells[i + 1]) if i + 1 < len(cells) else cells[i] for i in range(0, len(cells), 2)]
 
 
+def action(g) -> str:
+    """What the player to act is to do now, as the panel says it on top (the "^" line, twice the
+    size; during the minute the clock under it stays the largest)."""
+    ph = g.phase
+    if ph == P.DEAL:
+        return f"ROLL deals round {g.round + 1}"
+    if ph == P.NUMBER:
+        return f"P{g.star + 1}: choose a number 1-12"
+    if ph == P.SUBJECT:
+        return "ROLL: start the minute"
+    if ph == P.MINUTE:
+        return "Paused" if g.paused() else "Drawys draw!"
+    if ph == P.PLACE:
+        return f"P{g.placers[g.placed] + 1}: place a board, slot? D1-D6"
+    if ph in (P.ERASE, P.DRAW):
+        return f"P{g.baddy + 1} (Baddy): {'erase on' if ph == P.ERASE else 'draw on'} a board?"
+    if ph == P.GUESS:
+        return f"P{g.guessy + 1} (Guessy) guesses aloud"
+    assert ph == P.CHALLENGE, ph
+    return f"P{g.guessy + 1}: challenge Baddy's board?"
+
+
 def clock(left: int, paused: bool) -> str:
     """The minute's time left as the panel shows it: "@0:42", "@0:42 PAUSED"."""
     return f"@{left // 60}:{left % 60:02d}" + (" PAUSED" if paused else "")
@@ -109,19 +131,19 @@ class Duo:
         assert all(len(s.lstrip("!")) <= 37 for s in lines), lines
         assert all(len(s) <= 13 for s in lines if s[:1] == "@"), lines
         assert [s for s in lines if s[:1] == "@"] == ([clock(g.left, g.paused())] if g.phase == P.MINUTE else [])
+        if not g.over():                      # the action right after the title (the panel draws it on top)
+            assert lines[1] == "^" + action(g), lines
+            assert [s for s in lines if s[:1] == "^"] == [lines[1]], lines
         if g.phase == P.MINUTE:               # the seconds left in big digits, the title the round's
-            assert lines[:2] == [f"Puzzle R{g.round}/5", clock(g.left, g.paused())], lines
+            assert lines[:3] == [f"Puzzle R{g.round}/5", "^" + action(g), clock(g.left, g.paused())], lines
             assert g.left == (60000 - g.running(self.now) + 999) // 1000
-        if g.phase == P.NUMBER:               # every role face up, then the star's number
+        if g.phase == P.NUMBER:               # the star's number, then every role face up
             k = (g.players + 1) // 2
-            assert lines[1:k + 1] == role_lines(str(bytes(g.roles), "ascii")), lines
-            assert lines[k + 1] == f"P{g.star + 1} (star Drawy): choose a number 1-12", lines
+            assert lines[2:k + 2] == role_lines(str(bytes(g.roles), "ascii")), lines
         if g.phase in (P.ERASE, P.DRAW):      # the boards Baddy chooses are never shown
-            step = "erase on a board?" if g.phase == P.ERASE else "draw on a board?"
             hint = "D0: ROLL for none   (PASS: back)" if g.high else "D1-D6, or D0 then ROLL: none"
             back = ["PASS: back to the erase"] if g.phase == P.DRAW and not g.high else []
-            assert lines[1:-2] == ["Baddy's Mischief: Guessy, eyes shut!", f"P{g.baddy + 1} (Baddy): {step}", hint]\
-                + back, lines
+            assert lines[2:-2] == ["Baddy's Mischief: Guessy, eyes shut!", hint] + back, lines
         return lines
 
     # -- the engine's side ----------------------------------------------------------------
@@ -186,7 +208,7 @@ class Duo:
         roles = tuple(ROLE[c] for c in e["roles"])
         st.apply(E.deal(roles))               # the engine's check: 1 star, 1 Baddy (not in Behave), 1 Guessy
         assert g.phase == P.NUMBER            # face up: no pass round, the star's number next
-        assert self.look()[1:(g.players + 3) // 2] == role_lines(e["roles"])
+        assert self.look()[2:(g.players + 5) // 2] == role_lines(e["roles"])   # under the star's action
         if st.round == 1 or rng.random() < 0.2:         # round 1 has every mistake
             self.press(rng.choice(["ROLL", "PASS"]), "notnow")
         if st.round == 1 or rng.random() < 0.1:

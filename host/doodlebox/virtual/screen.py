@@ -199,13 +199,15 @@ _ROWS = sorted({19 + 9 * k for k in range(12)} | {19 + 8 * k for k in range(13)}
 
 
 def _action(top: str | None, tall: bool) -> bool:
-    """Whether the line on top is a dice edition's action (the firmware's "^" line: the player to
-    act, then what to do; the title is then the body's first line): a line too long for double
-    width (drawn double height only), or one that names the player ("P2: take a die", "P2 starts:
-    press ROLL"), or "Game over"."""
+    """Whether the line on top is a game's action (the firmware's "^" line: the player to act,
+    then what to do; the title is then the body's first line): a line too long for double width
+    (drawn double height only), or one that names the player ("P2: take a die", "P2 starts: press
+    ROLL", "P3 (Guessy) guesses aloud") or the button ("ROLL deals round 2"), or "Game over",
+    or Doodle Puzzle's minute ("Drawys draw!", "Paused")."""
     if top is None:
         return False
-    return tall or top == "Game over" or (len(top) > 2 and top[0] == "P" and top[1].isdigit() and top[2] in ": ")
+    return (tall or top in ("Game over", "Drawys draw!", "Paused") or top.startswith("ROLL")
+            or (len(top) > 2 and top[0] == "P" and top[1].isdigit() and top[2] in ": "))
 
 
 def lines(image) -> list[str]:
