@@ -7,6 +7,12 @@ from micropython import const
 from doodle.app import App
 
 _SCREEN_EVERY_MS = const(1000)
+# A game's new title (a round's end, the game begun or over) is a full refresh, 2 s on the panel,
+# and a picture asked for meanwhile waits for it: with the PC connected, that screen waits until
+# the PC's scores of the move that made it have come (its event written and sent within the
+# journal's FLUSH_MS, acknowledged, scored), _HOLD_MS at most, so that they are in its picture.
+_HOLD_MS = const(500)
+_HELD = const(-2)   # Loop.screen_rev while a screen waits (since screen_at)
 SLEEP_MS = const(2)
 # run() returns when free heap drops below this, so that the caller collects garbage at the
 # top level of main.py, between jobs: a collection at a known moment, never in the middle of
@@ -53,18 +59,25 @@ class Loop:
             out = app.serial_out()
             if out:
                 board.usb.write(out)
-            if app.dice_rev != self.dice_rev:
-                self.dice_rev = app.dice_rev
+            if app.dice_.rev != self.dice_rev:     # (the dice changed: app.dice() says how they look)
+                self.dice_rev = app.dice_.rev
                 board.leds.show(app.dice())
             for tune in app.tones():
                 board.buzzer.play(tune, now)
             board.buzzer.tick(now)
             if app.screen_rev != self.screen_rev or now - self.screen_at >= _SCREEN_EVERY_MS:
-                self.screen_rev = app.screen_rev
-                self.screen_at = now
                 lines = app.screen()
-                board.panel.show(lines, now, app.full_screen)
-                app.full_screen = False
+                if app.full_screen and app.pc_due():
+                    if self.screen_rev != _HELD:
+                        self.screen_rev = _HELD      # (looked at again every step)
+                        self.screen_at = now
+                    if now - self.screen_at < _HOLD_MS:
+                        lines = None
+                if lines is not None:
+                    self.screen_rev = app.screen_rev
+                    self.screen_at = now
+                    board.panel.show(lines, now, app.full_screen)
+                    app.full_screen = False
             board.panel.tick(now)
             if app.collect_wanted:
                 return

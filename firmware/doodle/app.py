@@ -40,7 +40,8 @@ class App:
     opts: dict[str, str | int]  # the lobby's options (lobby.load): the card games', hint, pc
     _game_ver: int            # the game's version the screen was made for
     _base: list[str]          # doodle modules loaded before the game: kept after it
-    pc: tuple | None          # the PC's last score message: (g, r, totals, bad, why, the store's id)
+    pc: tuple | None          # the PC's last score message: (g, r, totals, bad, why, the store's id,
+                              # the journal's first() when it came: pc_due)
     confirm_end: bool
     notice: str
     _told: str                # the reason the notice says, while _tell() keeps it
@@ -207,10 +208,6 @@ class App:
         self._notice_until = now + NOTICE_MS
 
     # -- outputs ------------------------------------------------------------------------
-    @property
-    def dice_rev(self):
-        return self.dice_.rev
-
     def dice(self):
         """[[face, state, is_column_die]] for the 7 dice: one list, updated in place when they
         change (the caller reads it at once and keeps nothing)."""
@@ -336,8 +333,15 @@ class App:
         why = msg.get("why")
         gid = msg.get("id", 0)   # the store's number of the game (0: not sent)
         self.pc = (g, msg.get("r", 0), p, msg.get("bad", 0), why if isinstance(why, str) else "",
-                   gid if isinstance(gid, int) else 0)
+                   gid if isinstance(gid, int) else 0, self.journal.first())
         self.screen_rev += 1
+
+    def pc_due(self):
+        """The PC is connected and its scores after our newest event have not come: the last
+        `score` came before that event was acknowledged (the PC acknowledges an event, then
+        sends its scores of it). A game's new title waits for them (board/loop.py)."""
+        pc = self.pc
+        return self._up and (pc is None or pc[6] < self.journal.next)
 
     # -- helpers ------------------------------------------------------------------------
     def _ended(self):

@@ -385,18 +385,27 @@ def bench_live_validation(tmp: Path, repeats: int = 25) -> None:
 
 
 def bench_panel_scores(tmp: Path) -> None:
-    """How long the PC's scores take to reach the e-paper (tests/support/panel_watch.py)."""
+    """How long the PC's scores take to reach the e-paper (tests/support/panel_watch.py): p50, p95
+    (the nearest rank) and max of the pushes shown, and how many never were."""
     from panel_watch import delays, watch_game
 
     heading("the PC's scores on the panel: from the push to the picture (VM, bot, doodlebox log's link)")
     waits: list[float] = []
+    never = 0
     for seed in (3, 5, 8):
         game = tmp / f"panel-{seed}"
         game.mkdir()
-        waits += [w for w in delays(*watch_game(game, seed=seed)) if w is not None]
-    waits.sort()
-    print(f"{len(waits)} pushes shown: median {1e3 * statistics.median(waits):.0f} ms, "
-          f"max {1e3 * waits[-1]:.0f} ms (issue 9 asks within a second)")
+        got = delays(*watch_game(game, seed=seed))
+        waits += [w for w in got if w is not None]
+        never += sum(w is None for w in got)
+    ms = sorted(1e3 * w for w in waits)
+    p95 = ms[min(len(ms) - 1, -(-len(ms) * 95 // 100) - 1)]
+    print(f"{len(ms)} pushes shown ({never} never): p50 {statistics.median(ms):.0f} ms, p95 {p95:.0f} ms, "
+          f"max {ms[-1]:.0f} ms (issue 36 asks p95 within a second)")
+    print("the bot rolls as soon as a round ends and plays a round in ~1.5 s, less than the e-paper's full")
+    print("  refresh at each round's end (2 s, docs/console.md): the panel then does nothing but full refreshes")
+    print("  and a push waits up to 2 s for the one under way. The round's own full refresh waits for the PC's")
+    print("  scores of the move that ended it (board/loop.py, at most 0.5 s).")
 
 
 def journal_budget() -> None:
