@@ -19,8 +19,11 @@ def line(totals: list[int]) -> str:
     return "PC: if end " + "".join(f"{v:>{4 if len(totals) <= 3 else 3}}" for v in totals)
 
 
-def watch_game(tmp: Path, seed: int = 3, edition: str = "shanghai", players: int = 3, rounds: int = 5):
-    """Play `rounds` rounds; returns (pushes [(time, totals, round)], pictures [(time, lines)])."""
+def watch_game(tmp: Path, seed: int = 3, edition: str = "shanghai", players: int = 3, rounds: int = 5,
+               roll_pause_s: float = 0.0):
+    """Play `rounds` rounds; returns (pushes [(time, totals, round)], pictures [(time, lines)]).
+    `roll_pause_s`: the table waits that long before each ROLL (a table's pace: the drawings made,
+    the next player reaching for the dice; 0: the bot's, a round in ~1.5 s)."""
     vc = VirtualConsole(mode="vm", seed=seed + 1, flash_dir=tmp / "flash").start()
     pushed: list[tuple[float, list[int], int]] = []
     shown: list[tuple[float, list[str]]] = []
@@ -41,6 +44,8 @@ def watch_game(tmp: Path, seed: int = 3, edition: str = "shanghai", players: int
         watcher.start()
 
         def press(name: str) -> None:
+            if name == "ROLL":
+                time.sleep(roll_pause_s)
             vc.press(name, PRESS_MS)
             time.sleep(PRESS_GAP_S)
 
