@@ -7,11 +7,13 @@ and the virtual console's screen reader; never the logger, the scripted table or
 
     server.py    the HTTP server (waitress): Host check, who may write, routes, POST checks, limits
     views.py     what the pages show, read from the store in one thread
-    pages.py     the HTML, every stored string escaped
+    pages.py     what each page shows, handed to its template as plain data
+    render.py    the templates (templates/, Jinja2, autoescaped): no HTML built by hand
     league.py    the league's standings and each player's page and rating chart (SVG)
     coach.py     a dice game's coach: its analysis and its chart's numbers (templates/coach_chart.svg)
     analyses.py  the coach's analyses made in a process of their own, queued within bounds, kept
     live.py      the virtual console and link of a `doodlebox log` process
     sheets.py    the sheet editor (/sheets): the library listed, a sheet checked, drawn and saved into the library
+    templates/   the pages, the rating chart and the coach's chart as Jinja2 templates
     static/      the page's scripts (page.js; sheets.js, the editor's), style and icon
 """
