@@ -16,6 +16,7 @@ import random
 
 import faults_sheets as fs
 import pytest
+import sheet_rig
 
 from doodle import ownsheet
 
@@ -24,8 +25,8 @@ from doodle import ownsheet
 def world():
     """(the PC's databases, the scenes) in a data home of their own; scene(scenes, name) gives the
     scene with the library as it is while that scene's sheet is sent."""
-    with fs.sweep() as d:
-        stores = fs.Stores(d)
+    with sheet_rig.sweep() as d:
+        stores = sheet_rig.Stores(d)
         try:
             yield stores, fs.scenes(stores)
         finally:
@@ -52,16 +53,16 @@ def test_the_checks_see_a_spoilt_sheet_a_lost_one_and_a_choice_not_followed(worl
     sc = scene(scenes, "first")
     flash = sc.flash.copy()
     (side,) = sc.before
-    assert not fs.audit(flash, sc.known, sc.before, "as set up").spoilt
+    assert not sheet_rig.audit(flash, sc.known, sc.before, "as set up").spoilt
     f = next(f for *_, x, f in ownsheet.held(flash) if x == side)
     flash.data[f][10:12] = b"{}"                     # spoilt, and its CRC in the file's name no longer fits
-    a = fs.audit(flash, sc.known, sc.before, "spoilt")
+    a = sheet_rig.audit(flash, sc.known, sc.before, "spoilt")
     assert len(a.spoilt) == 1 and len(a.lost) == 1   # not read, so not held whole either
     flash.data.pop(f)
     flash.data["sh/use"] = bytearray(b'{"city": ')
-    a = fs.audit(flash, sc.known, sc.before, "gone")
+    a = sheet_rig.audit(flash, sc.known, sc.before, "gone")
     assert "sh/use does not read" in a.spoilt[0] and "is gone" in a.lost[0]
-    assert fs.chosen(flash, "city", sc.sheet, "here") and fs.held_once(flash, sc.sheet, "here")
+    assert sheet_rig.chosen(flash, "city", sc.sheet, "here") and sheet_rig.held_once(flash, sc.sheet, "here")
 
 
 def test_a_power_cut_at_bytes_of_each_write_of_a_first_sheet_leaves_whole_sheets_and_it_arrives(world):
@@ -134,9 +135,9 @@ def test_a_power_cut_right_after_the_games_end_is_written_plays_the_new_sheet_ne
 
 def test_a_sheet_file_spoilt_into_bytes_not_utf8_is_refused_at_roll_and_the_default_offered(world):
     store, _ = world
-    sheet = fs.city_sheet("ours", trees=12)
-    fs.library.use("ours", 5)
-    rig = fs._sent(store.setup, fs.CutFlash(), [sheet])
+    sheet = sheet_rig.city_sheet("ours", trees=12)
+    sheet_rig.library.use("ours", 5)
+    rig = fs._sent(store.setup, sheet_rig.CutFlash(), [sheet])
     f = next(f for *_, f in ownsheet.held(rig.flash))
     rig.flash.data[f][40] ^= 0x80                     # a bit of it spoilt: no longer UTF-8
     rig.press("D2")

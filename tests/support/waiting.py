@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 
 def until(test: Callable[[], object], seconds: float = 30.0, every: float = 0.05) -> bool:
@@ -12,3 +13,14 @@ def until(test: Callable[[], object], seconds: float = 30.0, every: float = 0.05
     while not test() and time.monotonic() < end:
         time.sleep(every)
     return bool(test())
+
+
+def first(test: Callable[[], Any], seconds: float = 30.0, every: float = 0.05) -> Any:
+    """until()'s wait, giving what `test()` first gave that is true (a time, a message), or None."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = test()
+        if got:
+            return got
+        time.sleep(every)
+    return None

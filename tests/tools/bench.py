@@ -550,8 +550,10 @@ def bench_sheets(tmp: Path, sends: int = 5) -> None:
     a new one of its name replacing the last (the console plugged in again for its hello)."""
     import json
 
-    from faults_sheets import VmConsole, _wait, data_home
+    from faults_sheets_cable import VmConsole
     from heap_report import game_heap
+    from sheet_rig import data_home
+    from waiting import first
 
     from doodlebox.rules.dice import layout
     from doodlebox.sheets import console as console_form
@@ -596,14 +598,14 @@ def bench_sheets(tmp: Path, sends: int = 5) -> None:
                     else:
                         con.pull()               # plugged in again: its hello, then the sheet
                     c, x, ed = con.courier, sheet.hash, "city" if label.startswith("City") else "deadly"
-                    held = _wait(lambda c=c, x=x: c.holds(x), 60, 0.001)
+                    held = first(lambda c=c, x=x: c.holds(x), 60, 0.001)
                     if held is None:
                         print(f"{label:26} the sheet did not arrive: {con.notes[-2:]}")
                         break
                     hello = max(t for t in c.hellos if t <= held)
                     if k:                        # (the first: the console's boot and first link, not counted)
                         took.append((held - hello) * 1000)
-                    _wait(lambda c=c, x=x, ed=ed: c.plays(x, ed), 30, 0.01)   # its `use` taken
+                    first(lambda c=c, x=x, ed=ed: c.plays(x, ed), 30, 0.01)   # its `use` taken
                 if took and sheet is not None:
                     print(f"{label:26} {len(console_form.content(sheet)):>9,} {len(console_form.frames(sheet)):>6} "
                           f"{len(took):>5} {statistics.median(took):>9.0f} {min(took):>7.0f} {max(took):>7.0f}",

@@ -20,7 +20,8 @@ the console back on a new port: each line says "acknowledged but not stored" (te
 
 THE TABLE'S SHEETS: a sheet sent to the console with the power cut at every byte of every write,
 its frames spoilt, the cable pulled mid-sheet on the virtual console, the sheet of a game being
-played replaced and dropped: each line says "spoilt kept" and "lost" (tests/tools/faults_sheets.py).
+played replaced and dropped: each line says "spoilt kept" and "lost" (tests/tools/faults_sheets.py,
+faults_sheets_cable.py; the rig: sheet_rig.py).
 """
 from __future__ import annotations
 
