@@ -13,19 +13,14 @@ them (at most board/loop.py's _HOLD_MS)."""
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from board_rig import PicoOnModels
 from panel_watch import line
-from test_timer_tones import SimClock, _drop_firmware_modules
 
 from doodle import link
-from doodlebox.hardware.data import load_pins
-from doodlebox.virtual import cpython_framebuf
-from doodlebox.virtual.hardware import Hardware
 from doodlebox.virtual.screen import lines
-from doodlebox.virtual.vm import install_guest_modules, uninstall_guest_modules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "guest"))
 import table_script  # tests/guest: a scripted game for the firmware core
@@ -78,33 +73,13 @@ class Pc:
             self.send({"t": "ack", "boot": 1, "s": 0})
 
 
-class Console:
+class Console(PicoOnModels):
     """The Pico's board over the hardware models, its main loop, a clock, the PC on its USB."""
 
     def __init__(self, tmp: Path, monkeypatch, players: int, scores: bool = True) -> None:
-        self.clock = SimClock(7)
-        for name in ("ticks_ms", "ticks_diff", "sleep_ms"):
-            monkeypatch.setattr(time, name, getattr(self.clock, name), raising=False)
-        self.hw = Hardware(load_pins(), clock=self.clock.seconds)
         self.pc = Pc(players, scores)
-        self.hw.attach_usb(self.pc.read, self.pc.inbox.extend)
-        self._saved = install_guest_modules(self.hw.call)
-        self._saved_fb = sys.modules.get("framebuf")
-        sys.modules["framebuf"] = cpython_framebuf  # type: ignore[assignment]
-        _drop_firmware_modules()
-        from board import loop, pico
-
-        self.loop = loop.Loop(pico.Board(flash=str(tmp) + "/"))
-        self.app = self.loop.app
+        super().__init__(tmp, monkeypatch, 7, self.pc.read, self.pc.inbox.extend)
         self.fulls: list[tuple[int, list[str]]] = []   # each full refresh: (the newest event made, the picture)
-
-    def close(self) -> None:
-        _drop_firmware_modules()
-        uninstall_guest_modules(self._saved)
-        if self._saved_fb is None:
-            sys.modules.pop("framebuf", None)
-        else:
-            sys.modules["framebuf"] = self._saved_fb
 
     def run(self, ms: int, until=None) -> None:
         end = self.clock.ms + ms

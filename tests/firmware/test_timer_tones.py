@@ -7,19 +7,13 @@ shifting what follows by the time paused. No sleeping: time passes only when the
 """
 from __future__ import annotations
 
-import random
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from board_rig import STEP_MAX, PicoOnModels
 
 from doodle import link
 from doodle import puzzle as P
-from doodlebox.hardware.data import load_pins
-from doodlebox.virtual import cpython_framebuf
-from doodlebox.virtual.hardware import Hardware
-from doodlebox.virtual.vm import install_guest_modules, uninstall_guest_modules
 
 pytestmark = pytest.mark.slow      # (tests/conftest.py: the quick tier)
 
@@ -27,65 +21,14 @@ TICK_HZ = 2093       # board/buzzer.py TUNES: "tick"
 ALARM_HZ = 2349      # "alarm": its first note (then 1568, 2349, ...)
 PAUSE_HZ = 1047      # "pause": its first note
 RESUME_HZ = 659      # "resume": its first note
-SLEEP_MS = 2         # board/loop.py's sleep between steps
-WORK_MS = 3          # a loop step's own work takes 0..WORK_MS ms on this clock
-STEP_MAX = SLEEP_MS + WORK_MS   # the longest loop step: "within one loop step"
 
 
-class SimClock:
-    """Milliseconds that pass only when the firmware sleeps (board/loop.py sleeps SLEEP_MS per
-    step); each step's own work takes a few ms more, drawn at random, so the loop's steps fall
-    anywhere, not on the second."""
-
-    def __init__(self, seed: int) -> None:
-        self.ms = 0
-        self.rng = random.Random(seed)
-
-    def seconds(self) -> float:
-        return self.ms / 1000
-
-    def ticks_ms(self) -> int:
-        return self.ms & 0x3FFFFFFF
-
-    @staticmethod
-    def ticks_diff(a: int, b: int) -> int:
-        return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
-
-    def sleep_ms(self, ms: int) -> None:
-        self.ms += ms + self.rng.randint(0, WORK_MS)
-
-
-def _drop_firmware_modules() -> None:
-    for name in [n for n in sys.modules if n.split(".")[0] == "board"]:
-        del sys.modules[name]
-
-
-class Console:
+class Console(PicoOnModels):
     """The Pico's board (board/pico.py) over the hardware models, its main loop, a clock."""
 
     def __init__(self, tmp: Path, monkeypatch, seed: int) -> None:
-        self.clock = SimClock(seed)
-        for name in ("ticks_ms", "ticks_diff", "sleep_ms"):
-            monkeypatch.setattr(time, name, getattr(self.clock, name), raising=False)
-        self.hw = Hardware(load_pins(), clock=self.clock.seconds)
         self.out = bytearray()
-        self.hw.attach_usb(lambda n: b"", self.out.extend)
-        self._saved = install_guest_modules(self.hw.call)
-        self._saved_fb = sys.modules.get("framebuf")
-        sys.modules["framebuf"] = cpython_framebuf  # type: ignore[assignment]
-        _drop_firmware_modules()
-        from board import loop, pico
-
-        self.loop = loop.Loop(pico.Board(flash=str(tmp) + "/"))
-        self.app = self.loop.app
-
-    def close(self) -> None:
-        _drop_firmware_modules()
-        uninstall_guest_modules(self._saved)
-        if self._saved_fb is None:
-            sys.modules.pop("framebuf", None)
-        else:
-            sys.modules["framebuf"] = self._saved_fb
+        super().__init__(tmp, monkeypatch, seed, lambda n: b"", self.out.extend)
 
     @property
     def now(self) -> int:
