@@ -31,23 +31,27 @@ Every failure is a StoreError naming the database and the cause (`cause`: locked
 newer, old, cantopen, io, deleted, replaced, other; on PostgreSQL also url, auth, nodb, down, lost, slow, gone);
 `transient` says whether waiting may cure it (locked, full, lost, slow).
 
-    database.py     the `Store`: events appended, games derived, the games, a game's log, names, people, a snapshot
+    database.py     the `Store`: events appended, games derived, the games, a game's log, imported records, a snapshot
+    rows.py         the Store's ground floor: its connection, a write transaction, rows read (a fault said as `Damaged`)
+    seats.py        the Store's people at a game's seats: names given (`BadNames`), people, merges (`BadMerge`)
     dbfile.py       the SQLite file opened for writing or reading only, and whether the path still names it
     schema.py       the tables, schema version 6, and the steps that upgrade an older database in one transaction
     transaction.py  a write: the process's turn to write, BEGIN ... COMMIT and the file checked, or ROLLBACK
     placing.py      an event put at its place: stored, a duplicate or a conflict; gaps; a games row derived
     streams.py      a stream's arithmetic: the numbers stored, the gaps, the frontier
-    sheets.py       a sheet games were played on, kept by its hash: the hash, a row checked (`BadSheet`), stored once
+    sheets.py       a sheet games were played on, kept by its hash: the hash, a row checked (`BadSheet`), stored once;
+                    the Store's part that holds them (`HeldSheets`)
     people.py       a name's person across games: its folded key, the `P1`..`Pn` placeholders, merged names' aliases
     postgres.py     the store on a PostgreSQL server (psycopg 3): the URL read, connected, checked, upgraded; its faults
     errors.py       `StoreError` and SQLite's faults told apart by result code; `Damaged`, a row that cannot be read
     gamelog.py      what the store hands out: `GameLog` (one game's events), `Stored`, `Hello`, `Gap`
     sync.py         `doodlebox sync`: a venue's database read as one snapshot and pushed into the league's
 """
-from doodlebox.store.database import NAME_LENGTH, BadMerge, BadNames, NoGame, Store
+from doodlebox.store.database import NoGame, Store
 from doodlebox.store.errors import StoreError, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
 from doodlebox.store.schema import IMPORTED, SCHEMA_VERSION, STATES
+from doodlebox.store.seats import NAME_LENGTH, BadMerge, BadNames
 from doodlebox.store.sheets import BadSheet, SheetRow, sheet_hash
 
 __all__ = ["IMPORTED", "NAME_LENGTH", "SCHEMA_VERSION", "STATES", "BadMerge", "BadNames", "BadSheet", "GameLog", "Gap",

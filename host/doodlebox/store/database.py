@@ -1,7 +1,7 @@
 """The Store: one SQLite file, or a PostgreSQL database (store/postgres.py), opened (created or
 upgraded: store/schema.py), events appended as the link takes them (hello, append_many: the
 next expected of each stream, in one transaction), games derived from them, and what is read
-back: the games, one game's log (GameLog, with the sheets its `game` event names), its names,
+back: the games, one game's log (GameLog, with the sheets its `game` event names), its names and people (store/seats.py),
 imported records, the sheets games were played on (store/sheets.py). Making a game's record
 and replaying it is above the store (history/game_records.py): nothing here imports the rules or the
 record makers.
@@ -19,7 +19,6 @@ COMMIT that returned is on the server (docs/stored-games.md, "Two backends")."""
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import tempfile
 import time
@@ -29,15 +28,15 @@ from pathlib import Path
 
 from doodlebox.errors import InputError
 from doodlebox.store import placing, sheets
-from doodlebox.store.dbfile import check_file, open_readonly, open_writing
-from doodlebox.store.errors import Damaged, StoreError, damage, problem
+from doodlebox.store.dbfile import open_readonly, open_writing
+from doodlebox.store.errors import Damaged, StoreError, problem
 from doodlebox.store.gamelog import GameLog, Gap, Hello, Stored
-from doodlebox.store.people import fold, person_of, placeholder
 from doodlebox.store.postgres import PgConnection, is_url, open_server
+from doodlebox.store.rows import _short, _text
 from doodlebox.store.schema import IMPORTED
-from doodlebox.store.transaction import Transaction
+from doodlebox.store.seats import Seats
+from doodlebox.store.sheets import HeldSheets
 
-NAME_LENGTH = 24     # at most, in characters (the sheets and the panel have room for it)
 MAX_ID = 2 ** 63 - 1     # the highest games.id SQLite can hold
 MAX_SEATS = 99           # more players in a games row is damage (Doodle Puzzle seats 8)
 
@@ -46,16 +45,7 @@ class NoGame(InputError):
     """A game that is not in the database: "FILE: no game 9 (see `doodlebox games`)"."""
 
 
-class BadNames(InputError):
-    """Names a game's seats cannot take (too many, empty, too long, twice)."""
-
-
-class BadMerge(InputError):
-    """Two people that cannot be merged: one is not there, they are one already, or they played
-    in one game (two seats of it)."""
-
-
-class Store:
+class Store(Seats, HeldSheets):
     def __init__(self, path: str | Path, timeout: float = 5.0, readonly: bool = False):
         """Open (and create, or upgrade to SCHEMA_VERSION) the database at `path`, a file or a
         postgresql:// URL; `readonly` for the commands that only read (a file nobody may write
@@ -82,24 +72,6 @@ class Store:
         except UnicodeDecodeError as exc:      # a table's name or its SQL in sqlite_master
             raise problem(file, exc, "opening it") from None
 
-    def close(self) -> None:
-        self.db.close()
-
-    def check_file(self) -> None:
-        """StoreError unless the path still names the file this store opened for writing and
-        this user may still write it (dbfile.check_file). Called after every commit, and by the
-        link before each `ack`."""
-        if not self.readonly and self.identity is not None and isinstance(self.path, Path):
-            check_file(self.path, self.identity)
-
-    def _problem(self, exc: BaseException, doing: str) -> StoreError:
-        """The StoreError for an error of the database (sqlite3's, psycopg's)."""
-        if isinstance(self.db, PgConnection):
-            return self.db.problem(exc, doing)
-        return problem(Path(self.path), exc, doing)
-
-
-    # -- writing (each event at its place: store/placing.py) ----------------------------------
     def hello(self, uid: str, fw: str, held: Iterable[tuple[int, int, int]]) -> Hello:
         """Record a console's hello: for each boot it holds events of ([boot, first, next]), the
         numbers below `first` that the store neither holds nor has as a gap are recorded as one
@@ -183,25 +155,10 @@ class Store:
             placing.save(self, st)
         return out
 
-    def _tx(self, doing: str) -> Transaction:
-        return Transaction(self, doing)
-
-    # -- reading -----------------------------------------------------------------------
-    def _read(self, query: str, args: tuple = (), row: str = "", game: int | None = None) -> list[tuple]:
-        """The rows a query finds. Damaged (naming `row`, or else the query's table, and the
-        `game` read) for text that is not UTF-8 and for a page SQLite finds malformed;
-        StoreError for the database's other faults."""
-        try:
-            return self.db.execute(query, args).fetchall()
-        except self._errors as exc:
-            damaged = damage(exc) if not isinstance(self.db, PgConnection) or isinstance(exc, UnicodeError) else None
-            if damaged:
-                raise Damaged(self.path, f"{row or _table(query)}: {damaged}", game) from None
-            raise self._problem(exc, "reading it") from None
-
     GAME_COLUMNS = ("id", "uid", "boot", "g", "edition", "players", "variant", "started", "ended", "end_reason",
                     "rounds", "events", "state", "continues", "continued_by", "of_boot", "of_g", "resume_at")
 
+    # -- reading -----------------------------------------------------------------------
     def games(self) -> list[dict]:
         """Every game, oldest first: its row (GAME_COLUMNS: `players` is how many, `state` its
         status), `names` (its seats' names), `people` (the person of each seat, or None),
@@ -289,89 +246,6 @@ class Store:
             raise Damaged(self.path, f"imported row {gid}: {_short(data)} is not a record (a JSON object with "
                                      "its players)", gid)
         return data
-
-    def names(self, gid: int, seats: int | None = None) -> list[str]:
-        """The names of game `gid`'s seats, "P1".."Pn" where none is stored; a seat linked to a
-        person has the person's name (after a merge, the name kept). The games a resumed game is
-        made of share them. `seats`: how many (default: the game's players)."""
-        return [name for name, _ in self.seats(gid, seats)]
-
-    def seats(self, gid: int, seats: int | None = None) -> list[tuple[str, int | None]]:
-        """(name, person) of each of game `gid`'s seats: names() and the person each seat is
-        linked to (None for an unnamed seat, `P1`..`Pn`)."""
-        if seats is None:
-            seats = self.game_row(gid)["players"] or 0
-        stored: dict[int, tuple[str, int | None]] = {}
-        for game in [gid, *sorted(self._chain(gid) - {gid})]:
-            # the seat's own name is read too: a row whose name is damaged is said so, person or not
-            rows = self._read("SELECT players.seat, players.name, people.name, players.person FROM players "
-                              "LEFT JOIN people ON people.id = players.person WHERE players.game=?", (game,),
-                              f"players rows of game {game}", gid)
-            if rows:
-                stored = {seat: (own if name is None else name, person) for seat, own, name, person in rows}
-                break
-        for seat, (name, _) in stored.items():
-            if not isinstance(name, str):
-                raise Damaged(self.path, f"players row of game {gid}, seat {seat}: the name {name!r} is not text", gid)
-        return [stored.get(seat, (f"P{seat + 1}", None)) for seat in range(seats)]
-
-    def _chain(self, gid: int) -> set[int]:
-        """The game `gid` and the games it resumes or that resume it (one game)."""
-        seen = {gid}
-        todo = [gid]
-        while todo and len(seen) < 64:
-            for a, b in self._read("SELECT continues, continued_by FROM games WHERE id=?", (todo.pop(),)):
-                for other in (a, b):
-                    if other is not None and other not in seen:
-                        seen.add(other)
-                        todo.append(other)
-        return seen
-
-    def set_names(self, gid: int, names: Sequence[str]) -> list[str]:
-        """Name game `gid`'s seats in order (fewer names than seats: the rest keep "Pn"; no
-        names: all of them do); the names as they now are. BadNames (exit 2) for more names
-        than seats, an empty name or one longer than NAME_LENGTH, one not printable, or the
-        same name twice; NoGame for a game that is not there."""
-        gid = self.find(gid)
-        seats = self.game_row(gid)["players"] or 0
-        clean = [n.strip() if isinstance(n, str) else n for n in names]
-        if len(clean) > seats:
-            raise BadNames(f"game {gid} has {seats} player(s): {len(clean)} names given")
-        for k, n in enumerate(clean):
-            if not isinstance(n, str) or not n:
-                raise BadNames(f"name {k + 1} is empty")
-            if len(n) > NAME_LENGTH:
-                raise BadNames(f"name {k + 1} ({n[:NAME_LENGTH]}...) is longer than {NAME_LENGTH} characters")
-            if not n.isprintable():
-                raise BadNames(f"name {k + 1} ({n!r}) has characters that cannot be printed")
-        # a seat's name as `P1`..`Pn` in any width or case is no one's: kept as the console writes it
-        clean = [f"P{fold(n)[1:]}" if placeholder(n) else n for n in clean]
-        full = list(clean) + [f"P{seat + 1}" for seat in range(len(clean), seats)]
-        keys = [fold(m) for m in full]         # the same person's name in any case, width or composition
-        twice = sorted({n for n, key in zip(full, keys) if keys.count(key) > 1})
-        if twice:
-            raise BadNames(f"the name {twice[0]!r} is given to two seats of game {gid}")
-        with self._tx("storing names"):
-            people = self._people_of(clean, time.time())
-            for seat, person in enumerate(people):
-                if person is not None and people.index(person) != seat:
-                    raise BadNames(f"{clean[people.index(person)]!r} and {clean[seat]!r} are one person "
-                                   "(merged: see `doodlebox people`): give one of them")
-            for game in self._chain(gid):
-                self.db.execute("DELETE FROM players WHERE game=?", (game,))
-                self.db.executemany("INSERT INTO players (game, seat, name, person) VALUES (?,?,?,?)",
-                                    [(game, seat, n, p) for seat, (n, p) in enumerate(zip(clean, people))])
-        return self.names(gid, seats)
-
-    def _people_of(self, names: Sequence[str], now: float, unique: bool = False) -> list[int | None]:
-        """The person of each name (made where there is none), in the transaction begun; None for
-        `P1`..`Pn`, and with `unique` for a second seat of the same person (an imported record
-        may name two seats alike)."""
-        out: list[int | None] = []
-        for n in names:
-            person = person_of(self.db, n, now) if isinstance(n, str) else None
-            out.append(None if unique and person in out else person)
-        return out
 
     def imported_as(self, data: dict) -> int | None:
         """The game a record was imported as already, if it was (the same record, field for field)."""
@@ -520,132 +394,6 @@ class Store:
             raise Damaged(self.path, f"events row {rid}: its event {said}, the row's game is {game!r}")
         return e
 
-    def _json(self, blob: bytes | None, row: str, game: int | None = None) -> object:
-        """A JSON column read as bytes (SELECT CAST(x AS BLOB)); Damaged when it is not UTF-8 JSON."""
-        if not isinstance(blob, bytes):
-            raise Damaged(self.path, f"{row}: empty", game)
-        try:
-            return json.loads(blob)
-        except UnicodeDecodeError:
-            raise Damaged(self.path, f"{row}: not UTF-8 text", game) from None
-        except ValueError:
-            raise Damaged(self.path, f"{row}: not JSON", game) from None
-
-    # -- the sheets games were played on (schema version 6: store/sheets.py) ---------------------
-    def add_sheet(self, hash: str, edition: str, name: str, body: str | bytes) -> str:
-        """Keep a sheet of the table's own (a dice edition's layout, or a Deadly Doodles map side:
-        `edition` "deadly"), `body` its JSON, under its hash; the hash. BadSheet (exit 2, nothing
-        stored) for a body that does not hash to `hash` (sheets.sheet_hash), a name or an edition
-        that is not one. A sheet of that hash held already is left as it is (its name too). That
-        the body is a sheet the rules can use is the caller's to check (rules/datafiles.check)."""
-        row = sheets.checked(hash, edition, name, body)
-        with self._tx("storing a sheet"):
-            sheets.put(self.db, row)
-        return row.hash
-
-    def add_sheets(self, rows: Iterable[sheets.SheetRow]) -> int:
-        """Rows of another database's `sheets` table (sync.py), each checked again, in one
-        transaction; how many were new here. BadSheet (nothing stored) for one that is not a sheet."""
-        rows = [sheets.checked(r.hash, r.edition, r.name, r.body, r.added) for r in rows]
-        if not rows:
-            return 0
-        with self._tx("storing sheets"):
-            return sum(sheets.put(self.db, row) for row in rows)
-
-    def sheet(self, hash: str) -> tuple[str, str, object] | None:
-        """(edition, name, data) of the sheet of that hash, None when the store holds none. Damaged
-        when its row is not what add_sheet() stored: its body not JSON, or not of that hash (a sheet
-        whose content does not hash to its hash is never used)."""
-        row = self.sheet_row(hash)
-        if row is None:
-            return None
-        return row.edition, row.name, json.loads(row.body)
-
-    def sheet_row(self, hash: str, game: int | None = None) -> sheets.SheetRow | None:
-        """The `sheets` row of that hash as stored (sync.py hands it on), checked as sheet() says."""
-        rows = self._read(f"SELECT hash, edition, name, {self._blob.format('body')}, added FROM sheets WHERE hash=?",
-                          (hash,), f"sheets row {hash}", game)
-        if not rows:
-            return None
-        h, edition, name, body, added = rows[0]
-        found = sheets.sheet_hash(self._json(body, f"sheets row {hash}", game))
-        if found != h:
-            raise Damaged(self.path, f"sheets row {hash}: its sheet hashes to {found}, not {h}", game)
-        if not (isinstance(edition, str) and isinstance(name, str) and isinstance(added, (int, float))):
-            raise Damaged(self.path, f"sheets row {hash}: its edition, name or time is not what was stored", game)
-        assert isinstance(body, bytes)          # (_json read it)
-        return sheets.SheetRow(h, edition, name, body.decode(), float(added))
-
-    def sheets_held(self) -> list[tuple[str, str, str, float]]:
-        """(hash, edition, name, added) of every sheet held, oldest first."""
-        return self._read("SELECT hash, edition, name, added FROM sheets ORDER BY added, hash", (), "the sheets table")
-
-    def _sheets_of(self, events: Sequence[tuple[int, dict]], game: int | None = None) -> dict[str, object]:
-        """The sheets the `game` events among `events` name (`sx`) that the store holds: hash ->
-        data (GameLog.sheets); Damaged (of `game`) for a row of them that is not a sheet."""
-        out: dict[str, object] = {}
-        for _, e in events:
-            sx = e.get("sx") if e.get("k") == "game" else None
-            if isinstance(sx, str) and sx not in out:
-                try:
-                    row = self.sheet(sx)
-                except Damaged as exc:
-                    raise exc.of_game(game) if game is not None else exc from None
-                if row is not None:
-                    out[sx] = row[2]
-        return out
-
-    # -- people (schema version 4: store/people.py) ----------------------------------------------
-    def people(self) -> list[dict]:
-        """Every person, by name: `id`, `name`, `created` (a time stamp), `games` (how many games
-        a seat of theirs is in: a resumed game counted once)."""
-        rows = self._read("SELECT people.id, people.name, people.created, COUNT(DISTINCT games.id) FROM people "
-                          "LEFT JOIN players ON players.person = people.id "
-                          "LEFT JOIN games ON games.id = players.game AND games.state != 'resumed' "
-                          "GROUP BY people.id, people.name, people.created", (), "the people table")
-        return sorted(({"id": i, "name": n, "created": c, "games": k} for i, n, c, k in rows),
-                      key=lambda p: (fold(p["name"]), p["id"]))
-
-    def person(self, name: str) -> dict | None:
-        """The person a name is (ignoring case, or a name merged into another), if there is one:
-        as people() lists them."""
-        found = person_of(self.db, name, 0.0, create=False) if not placeholder(name) else None
-        if found is None:
-            return None
-        rows = self._read("SELECT people.id, people.name, people.created, COUNT(DISTINCT games.id) FROM people "
-                          "LEFT JOIN players ON players.person = people.id "
-                          "LEFT JOIN games ON games.id = players.game AND games.state != 'resumed' "
-                          "WHERE people.id=? GROUP BY people.id, people.name, people.created", (found,),
-                          "the people table")
-        return {"id": rows[0][0], "name": rows[0][1], "created": rows[0][2], "games": rows[0][3]} if rows else None
-
-    def merge_people(self, source: int, into: int) -> int:
-        """Person `source` becomes person `into`, in one transaction: every seat of theirs is
-        `into`'s, their name an alias of `into`'s (the name typed again finds `into`), and
-        `source` is no more. How many seats moved. BadMerge (exit 2, nothing changed) when
-        either is not there, they are one, or they sat at one game together."""
-        if source == into:
-            raise BadMerge("a person cannot be merged into themself")
-        with self._tx("merging people"):
-            names = dict(self.db.execute("SELECT id, name FROM people WHERE id IN (?,?)", (source, into)).fetchall())
-            for who in (source, into):
-                if who not in names:
-                    raise BadMerge(f"{self.path}: no person {who} (see `doodlebox people`)")
-            both = self.db.execute("SELECT a.game FROM players AS a JOIN players AS b ON a.game = b.game "
-                                   "WHERE a.person=? AND b.person=? ORDER BY a.game LIMIT 1",
-                                   (source, into)).fetchall()
-            if both:
-                raise BadMerge(f"{names[source]!r} and {names[into]!r} both played game {both[0][0]}: "
-                               "they are two people")
-            moved = self.db.execute("SELECT COUNT(*) FROM players WHERE person=?", (source,)).fetchone()[0]
-            self.db.execute("UPDATE players SET person=? WHERE person=?", (into, source))
-            self.db.execute("UPDATE aliases SET person=? WHERE person=?", (into, source))
-            folded = self.db.execute("SELECT folded FROM people WHERE id=?", (source,)).fetchone()[0]
-            self.db.execute("DELETE FROM people WHERE id=?", (source,))
-            self.db.execute("INSERT INTO aliases (folded, person) VALUES (?,?) "
-                            "ON CONFLICT (folded) DO UPDATE SET person=excluded.person", (folded, into))
-        return moved
-
     # -- the league (schema version 4) -----------------------------------------------------------
     def league(self) -> dict:
         """This database's league row: `id` (random, made with the database or its upgrade to
@@ -762,20 +510,6 @@ def _game_id(which: int | str) -> int | None:
     if isinstance(which, str) and which.isascii() and which.isdigit():
         which = int(which)
     return which if type(which) is int and 0 < which <= MAX_ID else None
-
-
-def _table(query: str) -> str:
-    found = re.search(r"\bFROM (\w+)", query)
-    return f"the {found.group(1)} table" if found else "the database"
-
-
-def _short(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _text(value: bytes | None) -> str | None:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
 def _canonical(data: dict) -> str:
