@@ -1,8 +1,9 @@
 """The Store: one SQLite file, or a PostgreSQL database (store/postgres.py), opened (created or
 upgraded: store/schema.py), events appended as the link takes them (hello, append_many: the
 next expected of each stream, in one transaction), games derived from them, and what is read
-back: the games, one game's log (GameLog, with the sheets its `game` event names), its names and people (store/seats.py),
-imported records, the sheets games were played on (store/sheets.py). Making a game's record
+back: the games, one game's log (GameLog, with the sheets its `game` event names), imported
+records; its names and people are store/seats.py's, the sheets games were played on
+store/sheets.py's, the connection and how rows are read store/rows.py's. Making a game's record
 and replaying it is above the store (history/game_records.py): nothing here imports the rules or the
 record makers.
 
