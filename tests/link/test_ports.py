@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from fakeconsole import FakeConsole
-from faults import Stream
+from logger_rig import Stream
 from usb_ports import SERIAL, Listed, pico
 
 from doodlebox.link.ports import Follow, UsbPort, find_picos

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from cli_run import ENV
 from fakeconsole import FakeConsole
-from faults import Logger, Stream, console_for, without_root_powers
+from logger_rig import Logger, Stream, console_for, without_root_powers
 
 from doodlebox.store import Store
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from cli_run import ENV
 from fakeconsole import FakeConsole
-from faults import Stream
+from logger_rig import Stream
 from usb_ports import Listed, pico
 from waiting import until
 

@@ -19,7 +19,7 @@ import time
 
 import pytest
 from fakeconsole import FakeConsole
-from faults import Logger, Stream
+from logger_rig import Logger, Stream
 
 from doodlebox.store.postgres import STALL_S, shown
 

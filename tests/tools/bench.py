@@ -214,7 +214,7 @@ def bench_host_rate(tmp: Path, n: int = 20000, singles: int = 500) -> None:
     8 in flight, as docs/protocol.md says) sending whole games at full speed; then single events,
     each sent when the last was acknowledged, timed from its frame out to its ack in."""
     from fakeconsole import FakeConsole, game_events
-    from faults import Logger
+    from logger_rig import Logger
 
     heading(f"host: `doodlebox log` as its own process, {n:,} events over a pty (SQLite synchronous=FULL, "
             "commit before ack)")

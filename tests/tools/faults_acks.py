@@ -76,7 +76,7 @@ class Bench:
     the console through FAKE_PORTS) and a stream of games, in a folder of their own."""
 
     def __init__(self, name: str, rng: random.Random, pre: str = "", port: bool = True):
-        from faults import Logger, Stream, console_for, workdir
+        from logger_rig import Logger, Stream, console_for, workdir
 
         self.dir = workdir(name)
         self.console = console_for(self.dir)

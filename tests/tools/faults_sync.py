@@ -233,7 +233,7 @@ def _natural(d: Path, backend: str, syncs: int, rng: random.Random, out: dict) -
     """The shipped `doodlebox log` storing a console's games into the venue (tests/tools/faults.py's
     Rig) while `syncs` syncs run; then the console's every event acknowledged, a last sync, and
     the league against what the console made."""
-    from faults import Rig
+    from logger_rig import Rig
 
     from doodlebox.store import Store
     from doodlebox.store.sync import sync
