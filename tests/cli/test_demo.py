@@ -87,3 +87,14 @@ def test_a_game_played_on_the_console_exports_validates_and_scores_as_the_consol
     score = doodlebox("score", str(record))
     assert score.returncode == 0
     assert ("solo: try to beat your best score" if (edition, players) == ("deadly", 1) else "winner") in score.stdout
+    # the demo's last picture of the panel is the final table, the PC's scores on it (it was taken
+    # while the game's end was still being drawn: the last turn's screen)
+    from PIL import Image
+
+    from doodlebox.virtual.screen import lines
+
+    picture = Image.open(db.with_suffix(".png")).convert("L")
+    shown = lines([[picture.getpixel((x, y)) > 127 for x in range(picture.width)] for y in range(picture.height)])
+    assert shown[0].endswith(": game over"), shown
+    assert any("by the PC" in line for line in shown), shown
+

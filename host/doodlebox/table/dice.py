@@ -61,6 +61,8 @@ __all__ = [
 ]
 
 SHEETS_WAIT_S = 60.0     # the most play_on_console waits for the console to take the table's sheets
+FINAL = ("game over", "ended early")    # the final table's title (doodle/rounds_final.py, <game>_view.py)
+FINAL_WAIT_S = 8.0       # the longest the demo waits for the panel to show it
 SETTLE_S = 5.0           # ... and for it to play one it holds, after its last `sheets`
 
 
@@ -360,7 +362,12 @@ def play_on_console(vc, db, edition: str = "city", players: int = 3, control: bo
         else:
             t = Table(press, link.events, **common)
             t.play_game(edition, players, control, back_to_lobby=False)   # the panel keeps the final screen
-        time.sleep(1.5)  # the last acks land, and the panel shows the PC's final scores
+        # the last acks land, and the panel shows the final table with the PC's scores: the game's
+        # end is a full refresh (2 s), after the PC's scores of the last move (at most 0.5 s more)
+        end = time.monotonic() + FINAL_WAIT_S
+        while time.monotonic() < end and not any(f in line for line in panel_lines(vc)[:3] for f in FINAL):
+            time.sleep(0.1)
+        time.sleep(0.5)
         assert link.link is not None
         return t, dict(link.link.counts)
     finally:

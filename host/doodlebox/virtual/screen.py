@@ -204,7 +204,7 @@ def _action(top: str | None, tall: bool) -> bool:
     (drawn double height only), or one that names the player ("P2: take a die", "P2 starts: press
     ROLL", "P3 (Guessy) guesses aloud") or the button ("ROLL deals round 2"), or "Game over",
     or Doodle Puzzle's minute ("Drawys draw!", "Paused")."""
-    if top is None:
+    if top is None or top.endswith((": game over", ": ended early")):   # a final table's title, long or not
         return False
     return (tall or top in ("Game over", "Drawys draw!", "Paused") or top.startswith("ROLL")
             or (len(top) > 2 and top[0] == "P" and top[1].isdigit() and top[2] in ": "))
