@@ -133,6 +133,8 @@ class LinkThread:
                 try:
                     self._session(port, store, str(path))
                 except (serial.SerialException, OSError) as exc:
+                    if self._stop.is_set():     # stopping (Ctrl-C): the console switched off after it is
+                        break                   # no news, and nothing is waited for
                     self.on_note(f"the console went away ({exc}); every acknowledged event is stored. "
                                  f"Waiting for it ({self._known_by()}, on any port)...")
                     self._stop.wait(LOOK_EVERY)
