@@ -153,3 +153,28 @@ def test_a_choice_whose_name_went_to_another_games_sheet_is_said_and_not_sent(ta
     assert link.sent == []
     assert any("the table's sheet for city, ours, is now a sheet of deadly: the default is played" in n for n in notes)
 
+
+
+@pytest.mark.parametrize("error", [library.SheetError("sheet 'ours' is 2,100 bytes on the console, more than the "
+                                                      "2,048 it takes: it cannot be sent"),
+                                   ValueError("two kinds of square on the sheet share a letter on the map")])
+def test_a_sheet_that_cannot_be_made_for_the_console_is_said_once_and_not_chosen(table, monkeypatch, error):
+    """A sheet whose console form cannot be made: too big (SheetError), or one the check passed and
+    the generator failed on (a ValueError: two kinds' words with one first letter, before the check
+    knew of it). The ValueError escaped the courier (the link failed at each hello, then gave up);
+    the SheetError was said, but its `use` still went, the console answered it with its `sheets`
+    (it lacks the sheet), and that queued it again: a note and a `use` at each answer, without end.
+    Now it is said once, nothing is sent, and the console plays the default."""
+    from doodlebox.sheets import console as console_form
+
+    def broken(sheet):
+        raise error
+
+    monkeypatch.setattr(console_form, "frames", broken)
+    _, courier, link, _, notes = table
+    for _ in range(3):                          # the console's hello, then its answers to anything sent
+        courier.on_sheets(CONSOLE, sheets())
+    assert len(notes) == 1 and notes[0].endswith("the console plays the default"), notes
+    assert ("2,048 it takes" in notes[0]) == isinstance(error, library.SheetError)
+    assert ("cannot be made for the console (ValueError(" in notes[0]) == isinstance(error, ValueError)
+    assert link.sent == []

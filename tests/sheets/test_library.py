@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from doodlebox.rules.dice import layout
-from doodlebox.sheets import library
+from doodlebox.sheets import console, library
 
 
 @pytest.fixture(autouse=True)
@@ -150,3 +150,53 @@ def test_choices_made_in_one_second_are_each_later_than_the_one_before(tmp_path)
     got = library.choices()
     assert got["deadly"][1] > got["city"][1]       # the console takes each (docs/protocol.md, `use`)
 
+
+
+@pytest.mark.parametrize("word, fits", [("seaside boutique", True), ("S" * 16, True), ("s-b [c]!", True),
+                                        ("W" * 17, False), ("Häuser", False), ('the "tower"', False),
+                                        ("a\\b", False), ("", False), (" shop", False), ("5 shop", False),
+                                        ("   ", False)])
+def test_a_printed_word_is_one_the_panel_can_show(tmp_path, word, fits):
+    """The sheet's words go to the console's panel, whose font is printable ASCII and whose lines
+    write '"' and '\\' as nothing (link.put_ascii: the line was garbled); a word longer than 16
+    characters made a sheet too big to send (the logger said so only when it tried); a word of
+    spaces stopped the link (the column die's word's first word, an IndexError)."""
+    data = city()
+    data["names"] = dict(data["names"], shop=word, column_die=word)
+    if fits:
+        sheet = library.add(write(tmp_path, "ours.json", data), replace=True)
+        assert sheet.data["names"]["shop"] == word and console.content(sheet)
+        return
+    with pytest.raises(library.SheetError) as refused:
+        library.add(write(tmp_path, "ours.json", data))
+    problem = refused.value.problems[0]
+    assert len(refused.value.problems) == 2 and "names.shop" in problem, refused.value.problems
+    assert "is not a printed word the panel can show: 1 to 16" in problem, problem
+
+
+def test_a_sheet_with_its_longest_words_fits_the_console(tmp_path):
+    """Every edition's default with every printed word 16 characters long is within what the
+    console takes (sheets/console.py MAX_CONTENT): a sheet `sheets add` takes can be sent."""
+    for edition in ("city", "suzhou", "treasures", "shanghai", "monsters"):
+        data = json.loads(layout.default_path(edition).read_text())
+        data["names"] = {k: chr(65 + i) * layout.WORD_MAX for i, k in enumerate(layout.NAME_KEYS)}
+        sheet = library.add_data(data, f"long-{edition}", "test")
+        assert len(console.content(sheet)) <= console.MAX_CONTENT
+
+
+def test_two_kinds_on_the_sheet_whose_words_begin_with_one_letter_are_refused(tmp_path):
+    """The console's map marks a hotel "H" and a shop "S": a sheet with hotels and a shop called
+    "Hall" passed `sheets add`, then its content could not be made (a ValueError the link's
+    courier did not catch: the link failed, again at each hello, then gave up)."""
+    data = city()
+    data["names"] = dict(data["names"], shop="Hall")
+    with pytest.raises(library.SheetError) as refused:
+        library.add(write(tmp_path, "hall.json", data))
+    (problem,) = refused.value.problems
+    assert "names.shop" in problem and "hotel ('hotel') and shop ('Hall') begin with one letter, H" in problem
+    data["names"]["hotel"] = "Inn"                           # the shop's word free again: taken
+    assert console.content(library.add(write(tmp_path, "inn.json", data)))
+    data = city()
+    data["names"] = dict(data["names"], park="Hall")        # no park on this sheet: no clash on its map
+    assert "park" not in {s["kind"] for s in data["squares"]}
+    assert console.content(library.add(write(tmp_path, "park.json", data)))

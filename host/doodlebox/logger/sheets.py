@@ -47,6 +47,7 @@ class Courier:
         self.chosen: dict[str, library.Sheet] = {}  # the table's choices it last went by ({game: sheet})
         self.sent = 0                               # sheets that arrived, this run
         self.failed: list[str] = []                 # the sheets that did not arrive, said
+        self.unmade: set[str] = set()               # hashes of the sheets that cannot be made for a console
 
     # -- the session ------------------------------------------------------------------------------
     def begin(self, link: HostLink) -> None:
@@ -107,7 +108,7 @@ class Courier:
                 return                               # a `sheets` sent for another reason mid-way: go on
         wanted = self._wanted()
         chosen = {s.hash for s in wanted.values() if not s.default}
-        self.queue = [s for s in wanted.values() if not s.default and s.hash not in held]
+        self.queue = [s for s in wanted.values() if not s.default and s.hash not in held and s.hash not in self.unmade]
         room = console_form.MOST_HELD - len(held)
         for x in [x for x in held if x not in chosen][:max(0, len(self.queue) - room)]:
             self._send({"t": "drop", "x": x})
@@ -118,7 +119,7 @@ class Courier:
         except library.SheetError:
             when = {}
         self.uses = sorted(((g, "" if s.default else s.hash, when.get(g, 0)) for g, s in wanted.items()
-                            if when.get(g, 0) > msg["at"]), key=lambda u: u[2])
+                            if when.get(g, 0) > msg["at"] and s.hash not in self.unmade), key=lambda u: u[2])
         self._next()
 
     def _next(self) -> None:
@@ -129,8 +130,8 @@ class Courier:
             sheet = self.queue.pop(0)
             try:
                 frames = console_form.frames(sheet)
-            except library.SheetError as exc:      # too big for the console: said, never sent
-                self.on_note(str(exc))
+            except Exception as exc:
+                self._unmade(sheet, exc)
                 continue
             self._keep(sheet)
             self.sending = _Sending(sheet, frames, began=self.clock())
@@ -166,6 +167,19 @@ class Courier:
             self._failed(f"no answer to chunk {s.next + 1} of {len(s.frames)} after {TRIES} tries")
             return
         self._chunk()
+
+    def _unmade(self, sheet: library.Sheet, exc: Exception) -> None:
+        """A sheet whose console form cannot be made: too big (SheetError), or one the check passed
+        and the generator cannot make (a bug). Said once a run, never sent, and not chosen: the
+        console plays the default (a choice of a sheet it lacks is answered with its `sheets`,
+        which would queue it again: a note and a `use` at every answer, without end)."""
+        self.unmade.add(sheet.hash)
+        self.uses = [u for u in self.uses if u[1] != sheet.hash]
+        if isinstance(exc, library.SheetError):
+            self.on_note(f"{exc}; the console plays the default")
+        else:
+            self.on_note(f"sheet {sheet.name!r} cannot be made for the console ({exc!r}, a bug in "
+                         "doodlebox): not sent; the console plays the default")
 
     def _failed(self, why: str) -> None:
         s = self.sending

@@ -3,6 +3,7 @@ The format is docs/layouts.md."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,10 @@ TRACK_NAMES = ("hotel", "shop", "skyscraper")
 DEFAULT_FILES = {"city": "doodle-city.json", "suzhou": "doodle-china-suzhou.json",
                  "treasures": "doodle-islands-treasures.json", "shanghai": "doodle-china-shanghai.json",
                  "monsters": "doodle-islands-monsters.json"}
+WORD_MAX = 16          # characters of a printed word ("treasure island" is 15): a panel line holds 37
+# a letter first (the map marks a square by it), then printable ASCII but '"' and '\\': the panel's
+# font (framebuf) and the console's lines (link.put_ascii) have no others
+PRINTED_WORD = re.compile(r"[A-Za-z][ !#-\[\]-~]{0,%d}" % (WORD_MAX - 1))
 NAME_KEYS = ("road", "house", "houses", "hotel", "shop", "taxi", "bus", "skyscraper", "floors", "park",
              "tree", "trees", "barrel", "column_die")
 
@@ -199,6 +204,10 @@ class _Parser:
                 self.bad(f"names.{k}", f"unknown name (known: {', '.join(NAME_KEYS)})")
             elif not isinstance(v, str):
                 self.bad(f"names.{k}", f"{v!r} is not text")
+            elif not PRINTED_WORD.fullmatch(v):
+                self.bad(f"names.{k}", f"{v!r} is not a printed word the panel can show: 1 to {WORD_MAX} characters, "
+                                       "a letter first, then letters, digits, spaces or punctuation but '\"' and '\\', "
+                                       "without accents (its font has no others)")
         legend = self._legend(d.get("legend"))
         squares = self._squares(d.get("squares"), size)
         trees = self._count(d, "trees", 1)
@@ -217,6 +226,7 @@ class _Parser:
         extra = self._count(d, "extra_floors", 0, default=0)
         solo = self._solo(d.get("solo"), tracks)
         kinds = {s.kind for s in squares}
+        self._letters(kinds, names)
         if park == "any" and barrels == 0 and "park" in kinds:
             self.bad("barrels", "breakers need barrels (park: 'any')")
         if "park" in kinds and park is None:
@@ -233,6 +243,20 @@ class _Parser:
                       bonuses=tuple(bonuses), groups=tuple(groups), end=end, park=park, extra_floors=extra,
                       solo=solo, names={k: v for k, v in names.items() if isinstance(v, str)},
                       reconstructed=d.get("reconstructed", "") if isinstance(d.get("reconstructed", ""), str) else "")
+
+    def _letters(self, kinds: set[str], names: dict) -> None:
+        """The map marks a square of each kind but plain and house by its word's first letter: two
+        kinds on the sheet whose words begin with one letter could not be told apart there."""
+        by_letter: dict[str, list[str]] = {}
+        for kind in sorted(kinds - {"plain", "house"}):
+            word = names.get(kind, kind)
+            if isinstance(word, str) and PRINTED_WORD.fullmatch(word):
+                by_letter.setdefault(word[0].upper(), []).append(kind)
+        for letter, same in by_letter.items():
+            if len(same) > 1:
+                words = " and ".join(f"{k} ({names.get(k, k)!r})" for k in same)
+                self.bad(f"names.{same[-1]}", f"the words for {words} begin with one letter, {letter}: the console's "
+                                              "map marks a square by its word's first letter")
 
     def _count(self, d, key, low, default=...):
         v = self.get(d, key, int, "", default=default)
