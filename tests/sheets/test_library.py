@@ -193,7 +193,8 @@ def test_two_kinds_on_the_sheet_whose_words_begin_with_one_letter_are_refused(tm
     with pytest.raises(library.SheetError) as refused:
         library.add(write(tmp_path, "hall.json", data))
     (problem,) = refused.value.problems
-    assert "names.shop" in problem and "hotel ('hotel') and shop ('Hall') begin with one letter, H" in problem
+    assert "squares[0].kind: 'hotel' (hotel) and 'Hall' (shop) begin with one letter, H" in problem, problem
+    assert problem.endswith("keep one of these kinds on the sheet, or give one another word (names.hotel)")
     data["names"]["hotel"] = "Inn"                           # the shop's word free again: taken
     assert console.content(library.add(write(tmp_path, "inn.json", data)))
     data = city()

@@ -297,12 +297,18 @@ def test_a_read_only_page_edits_and_checks_but_saves_nothing(browser, tmp_path):
                                "breaker (park)"]
         browser.find_element(By.ID, "sq-1-1").click()
         Select(browser.find_element(By.ID, "sq-kind")).select_by_value("shop")
-        checked(browser, 1)           # a shop square and no shop track
+        checked(browser, 2)           # a shop square and no shop track; a shop beside schooners
         assert "no 'shop' track" in browser.find_element(By.ID, "p-tracks").text
+        clash = "'shop' (shop) and 'schooner' (taxi) begin with one letter, S"
+        assert clash in browser.find_element(By.ID, "sq-1-1").get_attribute("data-problem")
         browser.find_element(By.ID, "track-shop-on").click()
-        checked(browser, 1)
+        checked(browser, 2)
         assert "a track needs values" in browser.find_element(By.ID, "p-track-shop").text
         browser.find_element(By.ID, "track-shop-values").send_keys("1 2 3")
+        checked(browser, 1)           # the console's map could not tell the shop from a schooner
+        assert clash in browser.find_element(By.ID, "sq-1-1").get_attribute("data-problem")
+        browser.find_element(By.ID, "sq-1-1").click()
+        Select(browser.find_element(By.ID, "sq-kind")).select_by_value("hotel")
         checked(browser, 0)
         picture_drawn(browser)
     finally:

@@ -226,7 +226,7 @@ class _Parser:
         extra = self._count(d, "extra_floors", 0, default=0)
         solo = self._solo(d.get("solo"), tracks)
         kinds = {s.kind for s in squares}
-        self._letters(kinds, names)
+        self._letters(d.get("squares"), kinds, names)
         if park == "any" and barrels == 0 and "park" in kinds:
             self.bad("barrels", "breakers need barrels (park: 'any')")
         if "park" in kinds and park is None:
@@ -244,19 +244,28 @@ class _Parser:
                       solo=solo, names={k: v for k, v in names.items() if isinstance(v, str)},
                       reconstructed=d.get("reconstructed", "") if isinstance(d.get("reconstructed", ""), str) else "")
 
-    def _letters(self, kinds: set[str], names: dict) -> None:
+    def _letters(self, raw: Any, kinds: set[str], names: dict) -> None:
         """The map marks a square of each kind but plain and house by its word's first letter: two
-        kinds on the sheet whose words begin with one letter could not be told apart there."""
+        kinds on the sheet whose words begin with one letter could not be told apart there. Said at
+        the first square of the kind there are fewest of (the one just added, in the editor)."""
+        def word(kind: str) -> str:
+            return names.get(kind, kind)
+
         by_letter: dict[str, list[str]] = {}
         for kind in sorted(kinds - {"plain", "house"}):
-            word = names.get(kind, kind)
-            if isinstance(word, str) and PRINTED_WORD.fullmatch(word):
-                by_letter.setdefault(word[0].upper(), []).append(kind)
+            if isinstance(word(kind), str) and PRINTED_WORD.fullmatch(word(kind)):
+                by_letter.setdefault(word(kind)[0].upper(), []).append(kind)
+        listed = [(i, sq.get("kind")) for i, sq in enumerate(raw if isinstance(raw, list) else [])
+                  if isinstance(sq, dict)]
         for letter, same in by_letter.items():
-            if len(same) > 1:
-                words = " and ".join(f"{k} ({names.get(k, k)!r})" for k in same)
-                self.bad(f"names.{same[-1]}", f"the words for {words} begin with one letter, {letter}: the console's "
-                                              "map marks a square by its word's first letter")
+            if len(same) < 2:
+                continue
+            odd = min(same, key=lambda k: sum(1 for _, listed_kind in listed if listed_kind == k))
+            at = next((f"squares[{i}].kind" for i, k in listed if k == odd), f"names.{odd}")
+            others = " and ".join(f"{word(k)!r} ({k})" for k in same if k != odd)
+            self.bad(at, f"{word(odd)!r} ({odd}) and {others} begin with one letter, {letter}, by which the "
+                         f"console's map marks a square: keep one of these kinds on the sheet, or give one "
+                         f"another word (names.{odd})")
 
     def _count(self, d, key, low, default=...):
         v = self.get(d, key, int, "", default=default)
