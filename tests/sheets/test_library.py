@@ -194,7 +194,8 @@ def test_two_kinds_on_the_sheet_whose_words_begin_with_one_letter_are_refused(tm
         library.add(write(tmp_path, "hall.json", data))
     (problem,) = refused.value.problems
     assert "squares[0].kind: 'hotel' (hotel) and 'Hall' (shop) begin with one letter, H" in problem, problem
-    assert problem.endswith("keep one of these kinds on the sheet, or give one another word (names.hotel)")
+    assert problem.endswith("keep one of these kinds on the sheet, or give one of them another word (names.hotel, "
+                            "names.shop)")
     data["names"]["hotel"] = "Inn"                           # the shop's word free again: taken
     assert console.content(library.add(write(tmp_path, "inn.json", data)))
     data = city()

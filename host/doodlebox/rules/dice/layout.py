@@ -264,8 +264,8 @@ class _Parser:
             at = next((f"squares[{i}].kind" for i, k in listed if k == odd), f"names.{odd}")
             others = " and ".join(f"{word(k)!r} ({k})" for k in same if k != odd)
             self.bad(at, f"{word(odd)!r} ({odd}) and {others} begin with one letter, {letter}, by which the "
-                         f"console's map marks a square: keep one of these kinds on the sheet, or give one "
-                         f"another word (names.{odd})")
+                         f"console's map marks a square: keep one of these kinds on the sheet, or give one of "
+                         f"them another word ({', '.join(f'names.{k}' for k in same)})")
 
     def _count(self, d, key, low, default=...):
         v = self.get(d, key, int, "", default=default)
