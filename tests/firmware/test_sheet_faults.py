@@ -65,24 +65,27 @@ def test_the_checks_see_a_spoilt_sheet_a_lost_one_and_a_choice_not_followed(worl
     assert sheet_rig.chosen(flash, "city", sc.sheet, "here") and sheet_rig.held_once(flash, sc.sheet, "here")
 
 
-def test_a_power_cut_at_bytes_of_each_write_of_a_first_sheet_leaves_whole_sheets_and_it_arrives(world):
-    store, scenes = world
-    sc = scene(scenes, "first")
-    log = writes(store, sc)
-    assert [k for k, _, _ in log][:5] == ["append"] * 5 and ("save", "sh/use") in [(k, n) for k, n, _ in log]
+def cut_at_bytes_of_each_write(store, sc, log) -> None:
+    """The sheet sent with the power cut at some bytes of each of its writes (`log`): each time it
+    arrives, and nothing on the flash is spoilt or lost."""
     for k, (_, _, size) in enumerate(log):
         for b in some_bytes(size):
             a, _, came = fs.send_cut(store, sc, (k, b))
             assert came and not a.spoilt and not a.lost, (k, b, a)
 
 
+def test_a_power_cut_at_bytes_of_each_write_of_a_first_sheet_leaves_whole_sheets_and_it_arrives(world):
+    store, scenes = world
+    sc = scene(scenes, "first")
+    log = writes(store, sc)
+    assert [k for k, _, _ in log][:5] == ["append"] * 5 and ("save", "sh/use") in [(k, n) for k, n, _ in log]
+    cut_at_bytes_of_each_write(store, sc, log)
+
+
 def test_a_power_cut_at_bytes_of_each_write_of_a_replacement_keeps_the_old_one_until_the_new_one_is_chosen(world):
     store, scenes = world
     sc = scene(scenes, "replace")
-    for k, (_, _, size) in enumerate(writes(store, sc)):
-        for b in some_bytes(size):
-            a, _, came = fs.send_cut(store, sc, (k, b))
-            assert came and not a.spoilt and not a.lost, (k, b, a)
+    cut_at_bytes_of_each_write(store, sc, writes(store, sc))
 
 
 def test_a_power_cut_before_the_replaced_sheet_is_removed_leaves_the_new_one_alone(world):

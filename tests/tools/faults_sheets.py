@@ -46,21 +46,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-import house
-
-house.on_path()
-sys.path.insert(0, str(house.GUEST))      # the scripted table (tests/guest/table_script.py), under CPython
-
-from doodlebox.virtual import cpython_micropython  # noqa: E402
-
-cpython_micropython.install()   # the firmware's `micropython` under CPython
-import table_script  # noqa: E402
-from faults_sheets_cable import cable_pulls  # noqa: E402
-from sheet_rig import (  # noqa: E402
+from sheet_rig import (  # the rig first: tests/support and the guest on the path, `micropython` installed
     LEGEND_TURNED,
     Audit,
     CutFlash,
@@ -80,10 +68,14 @@ from sheet_rig import (  # noqa: E402
     sweep,
 )
 
-from doodlebox.link import frames  # noqa: E402
-from doodlebox.sheets import console as console_form  # noqa: E402
-from doodlebox.sheets import library  # noqa: E402
-from doodlebox.store import Store  # noqa: E402
+# isort: split
+import table_script  # tests/guest: on the path by sheet_rig
+from faults_sheets_cable import cable_pulls
+
+from doodlebox.link import frames
+from doodlebox.sheets import console as console_form
+from doodlebox.sheets import library
+from doodlebox.store import Store
 
 
 # -- a sheet sent while the power is cut -----------------------------------------------------------

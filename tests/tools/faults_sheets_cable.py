@@ -7,21 +7,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-import house
-
-house.on_path()
-sys.path.insert(0, str(house.GUEST))      # the scripted table (tests/guest/table_script.py), under CPython
-
-from doodlebox.virtual import cpython_micropython  # noqa: E402
-
-cpython_micropython.install()   # the firmware's `micropython` under CPython
-from sheet_rig import (  # noqa: E402
+from sheet_rig import (  # the rig first: tests/support and the guest on the path, `micropython` installed
     LEGEND_TURNED,
     Audit,
     audit,
@@ -35,13 +25,13 @@ from sheet_rig import (  # noqa: E402
     secs,
     spread,
 )
-from waiting import first  # noqa: E402
+from waiting import first
 
-from doodle import flashlog, ownsheet  # noqa: E402
-from doodlebox.logger.sheets import Courier  # noqa: E402
-from doodlebox.rules.dice import layout  # noqa: E402
-from doodlebox.sheets import console as console_form  # noqa: E402
-from doodlebox.sheets import library  # noqa: E402
+from doodle import flashlog, ownsheet
+from doodlebox.logger.sheets import Courier
+from doodlebox.rules.dice import layout
+from doodlebox.sheets import console as console_form
+from doodlebox.sheets import library
 
 
 # -- the cable pulled, on the virtual console ---------------------------------------------------------
