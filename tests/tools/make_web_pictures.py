@@ -154,11 +154,13 @@ def close(driver) -> None:
 
 class Site:
     """The page on a database with games (`url`) and on an empty one (`empty_url`), with a CPython
-    virtual console (a game started on it: its panel says what to do); stop() at the end."""
+    virtual console logged into it (a game started on it: its panel says what to do, and the page's
+    live game is that one); stop() at the end."""
 
     def __init__(self, tmp: Path):
         from test_web_server import make_db
 
+        from doodlebox.logger.link_thread import LinkThread
         from doodlebox.virtual.console import VirtualConsole
         from doodlebox.web.live import Live
         from doodlebox.web.server import WebServer
@@ -166,6 +168,11 @@ class Site:
         self.db = tmp / "games.sqlite3"
         make_db(self.db)
         self.vc = VirtualConsole(mode="cpython", flash_dir=tmp / "flash", seed=2).start()
+        # logged into the same database, as `make run` does: the live game on the page is the one
+        # on the console's panel (the page's round and action and the panel's agree)
+        self.link = LinkThread(self.vc.port, self.db, on_note=lambda t: None).start()
+        if not self.link.wait_ready(30) or self.link.error:
+            raise RuntimeError(self.link.error or "the virtual console did not answer")
         self.server = WebServer(self.db, 0, Live(self.vc)).start()
         self.empty = WebServer(tmp / "empty.sqlite3", 0, Live()).start()
         self.url = self.server.url.rstrip("/")
@@ -179,6 +186,7 @@ class Site:
             time.sleep(1.0)
 
     def stop(self) -> None:
+        self.link.stop()
         self.server.stop()
         self.empty.stop()
         self.vc.stop()
