@@ -81,10 +81,9 @@ def edition_module(path: Path, lay: layout.Layout | None = None) -> str:
     words = {w: lay.word(w) for w in WORDS}
     words["floor"] = floor[:-1] if floor.endswith("s") else floor
     names = tuple("square" if k == "plain" else lay.word(k) for k in KIND_CODES)
+    # the map's letter of each kind: the layout's check (rules/dice/layout.py) keeps the kinds on a
+    # sheet apart by it, and every word printable on the panel
     marks = bytes(ord(" ") if k in ("plain", "house") else ord(w[0].upper()) for k, w in zip(KIND_CODES, names))
-    lettered = sorted({s.kind for s in sq} - {"plain", "house"})
-    if len({marks[KIND_CODES.index(k)] for k in lettered}) != len(lettered):
-        raise ValueError(f"{path.name}: two kinds of square on the sheet share a letter on the map: {lettered}")
     column_die = lay.word("column_die").split()[0].capitalize()
     lines = [HEADER.format(src=f"host/doodlebox/layouts/{path.name}"),
              f"# {lay.name}: the sheet as the console needs it (docs/console.md). Squares row-major.\n",
